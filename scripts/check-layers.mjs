@@ -1,0 +1,62 @@
+// Layer and cycle check (DESIGN.md): imports point one way, cli/http -> runtime -> core <- sim,
+// providers, and no module imports itself through a cycle. TypeScript 7 ships no compiler API for
+// tools such as madge or dependency-cruiser to parse with, so imports are read with a pattern
+// that covers every form this codebase uses (static, type-only, re-export, dynamic).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sourceFiles } from './source-files.mjs';
+
+const ALLOWED = {
+  core: ['core'],
+  sim: ['core', 'sim'],
+  providers: ['core', 'providers'],
+  runtime: ['core', 'sim', 'providers', 'runtime'],
+  http: ['core', 'runtime', 'http'],
+  cli: ['core', 'runtime', 'http', 'providers', 'cli', 'index'],
+  conformance: ['core', 'conformance', 'http', 'runtime', 'index'],
+  index: ['core', 'sim', 'providers', 'runtime', 'http'],
+};
+const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+const layerOf = (file) => {
+  const rel = path.relative('src', file);
+  return rel === 'index.ts' ? 'index' : rel.split(path.sep)[0];
+};
+
+const files = sourceFiles('src');
+const graph = new Map();
+const problems = [];
+for (const file of files) {
+  const edges = [];
+  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2];
+    if (!spec.startsWith('.')) continue;
+    const target = path.normalize(path.join(path.dirname(file), spec.replace(/\.js$/, '.ts')));
+    edges.push(target);
+    const from = layerOf(file);
+    const to = layerOf(target);
+    if (!(ALLOWED[from] ?? []).includes(to)) problems.push(`${file}: layer ${from} must not import ${to} (${spec})`);
+  }
+  graph.set(file, edges);
+}
+
+// Cycles: depth-first search with colours; report each back edge's cycle once.
+const state = new Map();
+const stack = [];
+const visit = (file) => {
+  state.set(file, 'active');
+  stack.push(file);
+  for (const next of graph.get(file) ?? []) {
+    if (state.get(next) === 'active') problems.push(`import cycle: ${[...stack.slice(stack.indexOf(next)), next].join(' -> ')}`);
+    else if (!state.has(next) && graph.has(next)) visit(next);
+  }
+  stack.pop();
+  state.set(file, 'done');
+};
+for (const file of files) if (!state.has(file)) visit(file);
+
+if (problems.length > 0) {
+  console.error(`layer check: ${problems.length} problem(s)\n${problems.join('\n')}`);
+  process.exit(1);
+}
+console.log(`layer check: ok (${files.length} modules, no cycles)`);

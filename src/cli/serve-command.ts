@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+import { createRuntime } from '../index.js';
+import { serve } from '../http/serve.js';
+import { JsonFilePersistence } from '../providers/persistence/json-file-persistence.js';
+import type { RuntimeOptions } from '../runtime/runtime-options.js';
+
+/** Help text of `agent-services serve`. */
+export const SERVE_USAGE = `Usage: agent-services serve [options]
+
+  --host HOST          address to listen on (default 127.0.0.1)
+  --port N             port to listen on; 0 picks a free one (default 8787)
+  --seed N             seed of the simulated world (default 0)
+  --data FILE          keep state in FILE (atomic writes) and reload it on start
+  --admin-token T      require "Authorization: Bearer T" on /_sim
+  --service-domain D   domain of handles and mailboxes (default agents.test)
+  --live               real clock and OS randomness instead of the simulation
+  --demo               create a demo agent and print its API key and a curl line`;
+
+/** Parses `serve` arguments into runtime and listen options. @throws Error with a usage message */
+export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host: string; port: number; demo: boolean } {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8787' },
+      seed: { type: 'string', default: '0' },
+      data: { type: 'string' },
+      'admin-token': { type: 'string' },
+      'service-domain': { type: 'string' },
+      live: { type: 'boolean', default: false },
+      demo: { type: 'boolean', default: false },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be an integer 0..65535, got ${values.port}`);
+  const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+  const runtime: RuntimeOptions = {
+    seed,
+    mode: values.live ? 'live' : 'simulated',
+    ...(values.data ? { persistence: new JsonFilePersistence(values.data) } : {}),
+    ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
+    ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
+  };
+  return { runtime, host: values.host, port, demo: values.demo };
+}
+
+/** Runs `agent-services serve` until SIGINT or SIGTERM. */
+export async function serveCommand(args: string[], out: (line: string) => void): Promise<void> {
+  const options = parseServeArgs(args);
+  const runtime = await createRuntime(options.runtime);
+  const server = await serve(runtime, { host: options.host, port: options.port });
+  out(`listening on ${server.url}`);
+  if (options.demo) await printDemo(runtime, server.url, out);
+  const stop = async () => {
+    await server.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+async function printDemo(runtime: Awaited<ReturnType<typeof createRuntime>>, url: string, out: (line: string) => void): Promise<void> {
+  const existing = (await runtime.anonymous().getPublicProfile('demo').catch(() => undefined)) !== undefined;
+  if (existing) {
+    out('demo agent: demo (already created in this data file; its API key was printed when it was made)');
+    return;
+  }
+  const demo = await runtime.createAgent({ name: 'demo', display_name: 'Demo Agent' });
+  out(`demo agent: ${demo.handle}`);
+  out(`API key:    ${demo.api_key}`);
+  out(`try:        curl -s -H "Authorization: Bearer ${demo.api_key}" ${url}/v1/agent`);
+  out(`also:       ${url}/openapi.json   ${url}/_sim/events   ${url}/v1/agent/demo`);
+}

@@ -1,0 +1,133 @@
+import { ApiError, toApiError } from '../shared/api-error.js';
+import { canonicalJson, sha256Hex } from '../shared/json.js';
+import { IDEMPOTENCY_KEY_MAX, type IdempotencyKeys } from '../shared/idempotency.js';
+import type { BoundRoute, CallContext, RouteDefinition } from './route.js';
+import { parseInput } from './validation.js';
+
+/** A request in transport-neutral form: what the HTTP shim and in-process clients both send. */
+export interface DispatchRequest {
+  routeId: string;
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** The bearer credential (API key or admin token), without the `Bearer ` prefix. */
+  bearer?: string | null;
+  idempotencyKey?: string | null;
+}
+
+/** The answer: status, JSON body (null for 204) and extra headers. */
+export interface DispatchResult {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** How the dispatcher learns who is calling. */
+export interface CallerPolicy {
+  /** The agent id behind an API key, or undefined. */
+  agentFor(apiKey: string): string | undefined;
+  /** Whether the control plane answers this bearer (null when none was sent). */
+  adminAllowed(bearer: string | null): 'allowed' | 'unauthorized' | 'hidden';
+}
+
+/** Receives the failures that were turned into 500s, for logging outside the wire. */
+export type InternalErrorSink = (error: unknown, routeId: string) => void;
+
+/**
+ * Runs routes: authentication, validation, the Idempotency-Key layer and the handler, and turns
+ * every outcome, including bugs, into a DECISIONS.md answer. It never throws.
+ */
+export class Dispatcher {
+  private readonly routes = new Map<string, BoundRoute>();
+
+  constructor(
+    routes: BoundRoute[],
+    private readonly callers: CallerPolicy,
+    private readonly idempotency: IdempotencyKeys,
+    private readonly onInternalError: InternalErrorSink = () => {},
+  ) {
+    for (const route of routes) {
+      if (this.routes.has(route.definition.id)) throw new Error(`duplicate route ${route.definition.id}`);
+      this.routes.set(route.definition.id, route);
+    }
+  }
+
+  /** Every route definition, in registration order (for the HTTP shim and OpenAPI). */
+  definitions(): RouteDefinition[] {
+    return [...this.routes.values()].map((route) => route.definition);
+  }
+
+  /** Answers one request. */
+  async dispatch(request: DispatchRequest): Promise<DispatchResult> {
+    const route = this.routes.get(request.routeId);
+    if (!route) return errorResult(new ApiError('not_found', 'no such route'));
+    try {
+      const context = this.authenticate(route.definition, request.bearer ?? null);
+      const input = {
+        params: route.definition.params ? parseInput(route.definition.params, request.params ?? {}) : undefined,
+        query: route.definition.query ? parseInput(route.definition.query, request.query ?? {}) : undefined,
+        body: route.definition.body ? parseInput(route.definition.body, request.body ?? {}) : undefined,
+      };
+      const run = async (): Promise<DispatchResult> => {
+        try {
+          const body = await route.handle(context, input);
+          return { status: route.definition.status, body: route.definition.status === 204 ? null : body, headers: {} };
+        } catch (error) {
+          if (!(error instanceof ApiError)) this.onInternalError(error, route.definition.id);
+          return errorResult(toApiError(error));
+        }
+      };
+      const key = request.idempotencyKey;
+      if (route.definition.method !== 'POST' || key === undefined || key === null) return await run();
+      return await this.idempotent(route.definition, context, key, request, run);
+    } catch (error) {
+      if (!(error instanceof ApiError)) this.onInternalError(error, route.definition.id);
+      return errorResult(toApiError(error));
+    }
+  }
+
+  private authenticate(definition: RouteDefinition, bearer: string | null): CallContext {
+    if (definition.auth === 'public') return { agentId: null };
+    if (definition.auth === 'admin') {
+      const verdict = this.callers.adminAllowed(bearer);
+      if (verdict === 'hidden') throw new ApiError('not_found', 'no such route');
+      if (verdict === 'unauthorized') throw new ApiError('unauthorized', 'a valid admin token is required');
+      return { agentId: null };
+    }
+    if (!bearer) throw new ApiError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
+    const agentId = this.callers.agentFor(bearer);
+    if (!agentId) throw new ApiError('unauthorized', 'unknown API key');
+    return { agentId };
+  }
+
+  private async idempotent(
+    definition: RouteDefinition,
+    context: CallContext,
+    key: string,
+    request: DispatchRequest,
+    run: () => Promise<DispatchResult>,
+  ): Promise<DispatchResult> {
+    if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+      throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'Idempotency-Key');
+    }
+    const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
+    const decision = this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
+    if (decision.kind === 'replay') {
+      return { status: decision.outcome.status, body: decision.outcome.body, headers: { 'Idempotent-Replayed': 'true' } };
+    }
+    let result: DispatchResult;
+    try {
+      result = await run();
+    } catch (error) {
+      decision.abandon();
+      throw error;
+    }
+    if (result.status === 400 || result.status === 401) decision.abandon();
+    else await decision.finish({ status: result.status, body: result.body });
+    return result;
+  }
+}
+
+function errorResult(error: ApiError): DispatchResult {
+  return { status: error.status, body: error.toBody(), headers: {} };
+}

@@ -1,0 +1,221 @@
+import { inject, injectable } from '../shared/di.js';
+import { Clock } from '../ports/clock.js';
+import { EventLog } from '../ports/event-log.js';
+import { IssuerKeys } from '../ports/issuer-keys.js';
+import { Random } from '../ports/random.js';
+import { Store, type StoreTransaction } from '../ports/store.js';
+import { ApiError, notFound } from '../shared/api-error.js';
+import { sha256Hex } from '../shared/json.js';
+import { ServiceConfig } from '../shared/service-config.js';
+import { toIso } from '../shared/time.js';
+import { identityCredential, issuerDid, issuerKeyId } from './credentials.js';
+import {
+  RESERVED_NAMES,
+  type CreateAgentBody,
+  type CreatedAgent,
+  type Credential,
+  type CredentialList,
+  type DidDocument,
+  type Profile,
+  type PublicProfile,
+  type UpdateProfileBody,
+} from './identity.schema.js';
+import { computeReputation, type ActivityCounters } from './reputation.js';
+
+const AGENTS = 'agents';
+const NAMES = 'agent_names';
+const KEYS = 'api_keys';
+const CREDENTIALS = 'credentials';
+const ACTIVITY = 'activity';
+
+/** Characters of randomness in an API key after its `sk_` prefix. */
+const API_KEY_LENGTH = 40;
+
+/** An agent as stored. The API key itself is never stored, only its SHA-256. */
+export interface AgentRecord {
+  agent_id: string;
+  name: string;
+  handle: string;
+  email: string;
+  display_name: string;
+  bio: string | null;
+  avatar_url: string | null;
+  created_at: string;
+  created_ms: number;
+}
+
+/** Work other areas do inside the transaction that creates an agent (balances, a phone number). */
+export type AgentCreatedHook = (tx: StoreTransaction, agent: AgentRecord) => void;
+
+/**
+ * Agents and their identity: creation with an API key shown once, authentication, the profile,
+ * the public profile, reputation and verifiable credentials signed by the service's issuer key.
+ */
+@injectable()
+export class IdentityService {
+  private readonly createdHooks: AgentCreatedHook[] = [];
+
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(Random) private readonly random: Random,
+    @inject(EventLog) private readonly events: EventLog,
+    @inject(IssuerKeys) private readonly keys: IssuerKeys,
+    @inject(ServiceConfig) private readonly config: ServiceConfig,
+  ) {}
+
+  /** Lets another area add to agent creation, inside the same transaction. */
+  onAgentCreated(hook: AgentCreatedHook): void {
+    this.createdHooks.push(hook);
+  }
+
+  /**
+   * Creates an agent with a fresh API key and an identity credential.
+   * @throws ApiError 400 invalid_request (reserved name), 409 already_exists
+   */
+  async createAgent(body: CreateAgentBody): Promise<CreatedAgent> {
+    if (RESERVED_NAMES.has(body.name)) throw new ApiError('invalid_request', `name: "${body.name}" is reserved`, 'name');
+    this.assertNameFree(this.store.view, body.name);
+    const domain = this.config.serviceDomain;
+    const agentId = this.random.id('agent');
+    const apiKey = `sk_${this.random.secret(API_KEY_LENGTH)}`;
+    const credentialId = this.random.id('credential');
+    const nowMs = this.clock.now();
+    const agent: AgentRecord = {
+      agent_id: agentId,
+      name: body.name,
+      handle: `${body.name}.${domain}`,
+      email: `${body.name}@${domain}`,
+      display_name: body.display_name ?? body.name,
+      bio: body.bio ?? null,
+      avatar_url: null,
+      created_at: toIso(nowMs),
+      created_ms: nowMs,
+    };
+    const credential = identityCredential({ credentialId, serviceDomain: domain, agentId, handle: agent.handle, validFrom: agent.created_at });
+    const jwt = await this.keys.signJws(credential, { typ: 'vc+jwt', kid: issuerKeyId(domain) });
+    await this.store.transaction((tx) => {
+      this.assertNameFree(tx, body.name);
+      tx.insert(AGENTS, agentId, agent);
+      tx.insert(NAMES, body.name, { agent_id: agentId });
+      tx.insert(KEYS, sha256Hex(apiKey), { agent_id: agentId });
+      const stored: Credential & { agent_id: string } = { credential_id: credentialId, format: 'vc+jwt', credential, jwt, agent_id: agentId };
+      tx.insert(CREDENTIALS, credentialId, stored, agentId);
+      this.events.append(tx, { type: 'agent.created', agent_id: agentId, data: { handle: agent.handle } });
+      this.events.append(tx, { type: 'credential.issued', agent_id: agentId, data: { credential_id: credentialId, type: 'AgentIdentityCredential' } });
+      for (const hook of this.createdHooks) hook(tx, agent);
+    });
+    return { agent_id: agentId, handle: agent.handle, email: agent.email, api_key: apiKey };
+  }
+
+  /** The agent id an API key belongs to, or undefined. */
+  agentForApiKey(apiKey: string): string | undefined {
+    return this.store.view.get<{ agent_id: string }>(KEYS, sha256Hex(apiKey))?.agent_id;
+  }
+
+  /** The stored agent, for other areas. @throws ApiError 404 not_found */
+  agent(agentId: string): AgentRecord {
+    const agent = this.store.view.get<AgentRecord>(AGENTS, agentId);
+    if (!agent) throw notFound('agent');
+    return agent;
+  }
+
+  /** The agent a handle (with or without the domain suffix) or name names, if any. */
+  findByHandle(handle: string): AgentRecord | undefined {
+    const lower = handle.toLowerCase();
+    const suffix = `.${this.config.serviceDomain}`;
+    const name = lower.endsWith(suffix) ? lower.slice(0, -suffix.length) : lower;
+    const entry = this.store.view.get<{ agent_id: string }>(NAMES, name);
+    return entry ? this.store.view.get<AgentRecord>(AGENTS, entry.agent_id) : undefined;
+  }
+
+  /** The full profile of the calling agent. */
+  profile(agentId: string): Profile {
+    return this.toProfile(this.agent(agentId));
+  }
+
+  /**
+   * Changes only the given profile fields and answers the full profile.
+   * @throws ApiError 404 not_found
+   */
+  async updateProfile(agentId: string, body: UpdateProfileBody): Promise<Profile> {
+    const changed = Object.keys(body).filter((key) => (body as Record<string, unknown>)[key] !== undefined);
+    const updated = await this.store.transaction((tx) => {
+      const current = tx.get<AgentRecord>(AGENTS, agentId);
+      if (!current) throw notFound('agent');
+      if (changed.length === 0) return current;
+      const next: AgentRecord = {
+        ...current,
+        ...(body.display_name === undefined ? {} : { display_name: body.display_name }),
+        ...(body.bio === undefined ? {} : { bio: body.bio }),
+        ...(body.avatar_url === undefined ? {} : { avatar_url: body.avatar_url }),
+      };
+      tx.update(AGENTS, agentId, next);
+      this.events.append(tx, { type: 'agent.updated', agent_id: agentId, data: { fields: changed } });
+      return next;
+    });
+    return this.toProfile(updated);
+  }
+
+  /** The public profile of any agent, without email. @throws ApiError 404 not_found */
+  publicProfile(handle: string): PublicProfile {
+    const agent = this.findByHandle(handle);
+    if (!agent) throw notFound('agent');
+    const { email: _email, ...rest } = this.toProfile(agent);
+    return rest;
+  }
+
+  /** The calling agent's credentials, oldest first. */
+  credentials(agentId: string): CredentialList {
+    const rows = this.store.view.page<Credential & { agent_id: string }>(CREDENTIALS, { partition: agentId, limit: Number.MAX_SAFE_INTEGER });
+    return {
+      credentials: rows.items.reverse().map(({ record: { agent_id: _owner, ...credential } }) => credential),
+    };
+  }
+
+  /** The issuer's DID document, so any verifier can check credentials with stock JOSE tools. */
+  didDocument(): DidDocument {
+    const did = issuerDid(this.config.serviceDomain);
+    const keyId = issuerKeyId(this.config.serviceDomain);
+    const jwk = Object.fromEntries(Object.entries(this.keys.publicJwk()).filter(([, value]) => typeof value === 'string')) as Record<string, string>;
+    return {
+      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+      id: did,
+      verificationMethod: [{ id: keyId, type: 'JsonWebKey2020', controller: did, publicKeyJwk: jwk }],
+      assertionMethod: [keyId],
+      authentication: [keyId],
+    };
+  }
+
+  /** Adds to an agent's activity counters inside a transaction (reputation input). */
+  recordActivity(tx: StoreTransaction, agentId: string, kind: keyof ActivityCounters, amount = 1): void {
+    const current = tx.get<ActivityCounters>(ACTIVITY, agentId);
+    const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
+    if (current) tx.update(ACTIVITY, agentId, next);
+    else tx.insert(ACTIVITY, agentId, next);
+  }
+
+  private toProfile(agent: AgentRecord): Profile {
+    const reputation = computeReputation({
+      counters: this.store.view.get<ActivityCounters>(ACTIVITY, agent.agent_id) ?? {},
+      hasIdentityCredential: this.store.view.count(CREDENTIALS, agent.agent_id) > 0,
+      profile: { display_name: agent.display_name, bio: agent.bio, avatar_url: agent.avatar_url, default_display_name: agent.name },
+      createdMs: agent.created_ms,
+      nowMs: this.clock.now(),
+    });
+    return {
+      agent_id: agent.agent_id,
+      handle: agent.handle,
+      email: agent.email,
+      display_name: agent.display_name,
+      bio: agent.bio,
+      avatar_url: agent.avatar_url,
+      reputation,
+      created_at: agent.created_at,
+    };
+  }
+
+  private assertNameFree(view: { get<T>(collection: string, id: string): T | undefined }, name: string): void {
+    if (view.get(NAMES, name)) throw new ApiError('already_exists', `an agent named "${name}" already exists`, 'name');
+  }
+}

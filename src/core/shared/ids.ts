@@ -1,0 +1,43 @@
+/** Id prefixes of DESIGN.md, one per resource kind. */
+export const ID_PREFIX = {
+  agent: 'agt',
+  transaction: 'txn',
+  invoice: 'inv',
+  card: 'card',
+  message: 'msg',
+  thread: 'thr',
+  attachment: 'att',
+  memory: 'mem',
+  file: 'file',
+  sms: 'sms',
+  call: 'call',
+  credential: 'cred',
+  browserSession: 'bs',
+  job: 'job',
+} as const;
+
+/** A resource kind that has an id prefix. */
+export type IdKind = keyof typeof ID_PREFIX;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Encodes random bytes as base62 text, one character per byte by rejection-free modulo. The small
+ * bias of `byte % 62` is irrelevant for identifiers; secrets use {@link base62Secret}.
+ */
+export function base62FromBytes(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += BASE62[byte % 62];
+  return text;
+}
+
+/** Unbiased base62 text of `length` characters drawn from a byte source (rejection sampling). */
+export function base62Secret(length: number, nextBytes: (n: number) => Uint8Array): string {
+  let text = '';
+  while (text.length < length) {
+    for (const byte of nextBytes(length)) {
+      if (byte < 248 && text.length < length) text += BASE62[byte % 62];
+    }
+  }
+  return text;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** A string of at most `max` characters, counted as Unicode code points (not UTF-16 units). */
+export function maxChars(max: number): z.ZodString {
+  return z.string().refine((text) => [...text].length <= max, { message: `must be at most ${max} characters` }) as unknown as z.ZodString;
+}
+
+/**
+ * An integer query or body parameter: accepts a number, or a string of digits from a query
+ * string. Out of range answers 400 (DECISIONS.md: `limit` is never clamped).
+ */
+export function intParam(min: number, max: number) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value),
+    z.number().int().min(min).max(max),
+  );
+}
+
+/** An https URL. */
+export const httpsUrl = z
+  .string()
+  .max(2048)
+  .refine((text) => {
+    try {
+      return new URL(text).protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, { message: 'must be an https URL' });
+
+/** An ISO 8601 timestamp as the service writes them. */
+export const timestamp = z.string().describe('ISO 8601 timestamp with milliseconds and Z');

@@ -1,0 +1,189 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Container } from 'inversify';
+import { Clock } from '../core/ports/clock.js';
+import { EventLog } from '../core/ports/event-log.js';
+import { IssuerKeys } from '../core/ports/issuer-keys.js';
+import type { Persistence } from '../core/ports/persistence.js';
+import { Random } from '../core/ports/random.js';
+import { Store } from '../core/ports/store.js';
+import { Dispatcher, type DispatchRequest, type DispatchResult } from '../core/api/dispatcher.js';
+import { parseInput } from '../core/api/validation.js';
+import { createAgentClient, createSimClient, type AgentClient, type SimClient } from '../core/client.js';
+import { RuntimeSnapshot } from '../core/control/control.schema.js';
+import { identityHandlers } from '../core/identity/identity.handlers.js';
+import { CreateAgentBody, type CreatedAgent } from '../core/identity/identity.schema.js';
+import { IdentityService } from '../core/identity/identity.service.js';
+import { IdempotencyKeys } from '../core/shared/idempotency.js';
+import { Scheduler } from '../core/shared/scheduler.js';
+import { ServiceConfig } from '../core/shared/service-config.js';
+import { CryptoRandom } from '../providers/random/crypto-random.js';
+import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
+import { MemoryStore } from '../providers/store/memory-store.js';
+import { StoreEventLog } from '../providers/events/store-event-log.js';
+import { SystemClock } from '../providers/clock/system-clock.js';
+import { DEFAULT_START_TIME, SimClock } from '../sim/sim-clock.js';
+import { SeededRandom } from '../sim/seeded-random.js';
+import { controlHandlers } from './control.handlers.js';
+import { GroupCommit } from './group-commit.js';
+import { inProcessTransport } from './in-process-transport.js';
+import type { RuntimeOptions } from './runtime-options.js';
+import { ServiceUrls } from './service-urls.js';
+import { SimControl } from './sim-control.js';
+
+/** Answers a WHATWG request; built by the HTTP layer for a runtime. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/**
+ * One running world: the services, the simulated or real providers, the control plane and the
+ * ways in (in-process clients, `fetch`, and through `serve`, a socket).
+ */
+export class Runtime {
+  /** The simulation control plane. */
+  readonly sim: SimControl;
+  /** Resolved names and URLs. */
+  readonly config: ServiceUrls;
+  /** `simulated` or `live`. */
+  readonly mode: 'simulated' | 'live';
+  /** Largest accepted request body in bytes. */
+  readonly maxBodyBytes: number;
+  private readonly dispatcher: Dispatcher;
+  private fetchHandler: FetchHandler | undefined;
+
+  /** @internal use {@link createRuntimeCore} or the package's `createRuntime`. */
+  constructor(
+    private readonly parts: {
+      options: RuntimeOptions;
+      config: ServiceUrls;
+      dispatcher: Dispatcher;
+      sim: SimControl;
+      identity: IdentityService;
+      store: Store;
+      saver: GroupCommit | null;
+    },
+  ) {
+    this.sim = parts.sim;
+    this.config = parts.config;
+    this.dispatcher = parts.dispatcher;
+    this.mode = parts.options.mode ?? 'simulated';
+    this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
+  }
+
+  /**
+   * Creates an agent and answers its credentials; the API key is shown only here.
+   * @throws ApiError 400 invalid_request, 409 already_exists
+   */
+  createAgent(body: CreateAgentBody): Promise<CreatedAgent> {
+    return this.parts.identity.createAgent(parseInput(CreateAgentBody, body));
+  }
+
+  /** An in-process client acting as the agent that owns `apiKey`. */
+  agent(apiKey: string): AgentClient {
+    return createAgentClient(inProcessTransport(this.dispatcher, apiKey));
+  }
+
+  /** An in-process client without a key, for public endpoints. */
+  anonymous(): AgentClient {
+    return createAgentClient(inProcessTransport(this.dispatcher, null));
+  }
+
+  /** An in-process client of the control plane (passes the admin token when one is set). */
+  simClient(): SimClient {
+    return createSimClient(inProcessTransport(this.dispatcher, this.parts.options.adminToken ?? null));
+  }
+
+  /** Answers one transport-neutral request (the HTTP shim's entry). */
+  dispatch(request: DispatchRequest): Promise<DispatchResult> {
+    return this.dispatcher.dispatch(request);
+  }
+
+  /** Every route, for the HTTP shim and the OpenAPI document. */
+  routes() {
+    return this.dispatcher.definitions();
+  }
+
+  /** Answers a WHATWG `Request` in-process, exactly as the HTTP server would. */
+  fetch(request: Request): Promise<Response> {
+    if (!this.fetchHandler) throw new Error('this runtime was built without its HTTP layer; use createRuntime from the package');
+    return this.fetchHandler(request);
+  }
+
+  /** @internal connects the HTTP layer (done by the package's `createRuntime`). */
+  attachFetch(handler: FetchHandler): void {
+    this.fetchHandler = handler;
+  }
+
+  /** Waits until every change is saved (with persistence); call before exiting. */
+  async close(): Promise<void> {
+    await this.parts.saver?.drain();
+  }
+}
+
+function constantTimeEquals(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Builds a runtime from options: the container with the chosen providers, the services, the
+ * dispatcher and the control plane; loads saved state when persistence is given.
+ * @throws Error when the options are inconsistent or saved state cannot be read
+ */
+export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<Runtime> {
+  const mode = options.mode ?? 'simulated';
+  const seed = options.seed ?? 0;
+  const serviceDomain = options.serviceDomain ?? 'agents.test';
+  const startMs = Date.parse(options.startTime ?? DEFAULT_START_TIME);
+  if (Number.isNaN(startMs)) throw new RangeError('startTime must be an ISO 8601 date-time');
+
+  const container = new Container({ defaultScope: 'Singleton' });
+  const config = new ServiceUrls(serviceDomain, options);
+  container.bind(ServiceConfig).toConstantValue(config);
+  container.bind(Clock).toConstantValue(options.providers?.clock ?? (mode === 'simulated' ? new SimClock(startMs) : new SystemClock()));
+  container.bind(Random).toConstantValue(options.providers?.random ?? (mode === 'simulated' ? new SeededRandom(seed) : new CryptoRandom()));
+  container.bind(IssuerKeys).toConstantValue(options.providers?.issuerKeys ?? Ed25519IssuerKeys.fromSeed(seed));
+  container.bind(Store).toConstantValue(options.store ?? new MemoryStore());
+  container.bind(EventLog).to(StoreEventLog);
+  container.bind(Scheduler).toSelf();
+  container.bind(IdempotencyKeys).toSelf();
+  container.bind(IdentityService).toSelf();
+
+  const store = container.get(Store);
+  const identity = container.get(IdentityService);
+  const persistence: Persistence | undefined = options.persistence;
+  let saver: GroupCommit | null = null;
+  const sim: SimControl = new SimControl({
+    serviceDomain,
+    store,
+    clock: container.get(Clock),
+    random: container.get(Random),
+    events: container.get(EventLog),
+    scheduler: container.get(Scheduler),
+    identity,
+    changed: () => saver?.request() ?? Promise.resolve(),
+  });
+
+  if (persistence) {
+    const saved = await persistence.load();
+    if (saved !== undefined) await sim.restore(parseInput(RuntimeSnapshot, saved, 'snapshot'));
+    const commit = new GroupCommit(() => persistence.save(sim.snapshot()));
+    saver = commit;
+    store.onCommit(() => commit.request());
+  }
+
+  const adminToken = options.adminToken;
+  const dispatcher = new Dispatcher(
+    [...controlHandlers(sim), ...identityHandlers(identity)],
+    {
+      agentFor: (apiKey) => identity.agentForApiKey(apiKey),
+      adminAllowed: (bearer) => {
+        if (adminToken !== undefined) return bearer !== null && constantTimeEquals(bearer, adminToken) ? 'allowed' : 'unauthorized';
+        return mode === 'simulated' ? 'allowed' : 'hidden';
+      },
+    },
+    container.get(IdempotencyKeys),
+    options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
+  );
+
+  return new Runtime({ options, config, dispatcher, sim, identity, store, saver });
+}

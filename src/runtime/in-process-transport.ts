@@ -1,0 +1,29 @@
+import type { Dispatcher, DispatchResult } from '../core/api/dispatcher.js';
+import type { Transport } from '../core/client.js';
+import { ApiError } from '../core/shared/api-error.js';
+
+/** JSON round trip, so in-process callers get exactly what the wire would carry. */
+function wire<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** Turns a dispatch result into a client result: the body, or a thrown ApiError. */
+export function unwrap(result: DispatchResult): unknown {
+  if (result.status >= 400) throw ApiError.fromBody(result.status, result.body);
+  return result.status === 204 ? undefined : wire(result.body);
+}
+
+/** A transport that calls the dispatcher directly, with no HTTP in between. */
+export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null): Transport {
+  return async (route, input, options) =>
+    unwrap(
+      await dispatcher.dispatch({
+        routeId: route.id,
+        params: input.params ?? {},
+        query: wire(input.query) ?? {},
+        body: wire(input.body),
+        bearer,
+        idempotencyKey: options?.idempotencyKey ?? null,
+      }),
+    );
+}

@@ -1,0 +1,45 @@
+import type { Clock } from '../core/ports/clock.js';
+import type { IssuerKeys } from '../core/ports/issuer-keys.js';
+import type { Persistence } from '../core/ports/persistence.js';
+import type { Random } from '../core/ports/random.js';
+import type { Store } from '../core/ports/store.js';
+
+/** Providers a runtime can be given instead of its defaults. */
+export interface ProviderOverrides {
+  clock?: Clock;
+  random?: Random;
+  issuerKeys?: IssuerKeys;
+}
+
+/** Options of `createRuntime`. Every option has an embedded default. */
+export interface RuntimeOptions {
+  /**
+   * `simulated` (default): simulated clock and seeded randomness, the control plane is open.
+   * `live`: system clock and OS randomness; the control plane needs the admin token.
+   */
+  mode?: 'simulated' | 'live';
+  /** Seed of all simulated randomness and of the issuer key (default 0). */
+  seed?: number | string;
+  /** Domain of handles and mailboxes (default `agents.test`). */
+  serviceDomain?: string;
+  /** Simulated start instant, ISO 8601 (default 2026-01-01T00:00:00.000Z). */
+  startTime?: string;
+  /** `{base_url}`; when absent the HTTP server sets it from its listen address. */
+  baseUrl?: string;
+  /** `{pay_url}` (default `{base_url}/pay`). */
+  payUrl?: string;
+  /** `{files_url}` (default `{base_url}/files`). */
+  filesUrl?: string;
+  /** Guards `/_sim` with `Authorization: Bearer <adminToken>` when set. */
+  adminToken?: string;
+  /** Where records live (default in memory). */
+  store?: Store;
+  /** Where state is saved after every change and loaded from at start (default nowhere). */
+  persistence?: Persistence;
+  /** Replacement providers. */
+  providers?: ProviderOverrides;
+  /** Largest accepted request body in bytes for the HTTP shim (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
+  onInternalError?: (error: unknown, routeId: string) => void;
+}

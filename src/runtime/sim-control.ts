@@ -1,0 +1,103 @@
+import type { Clock } from '../core/ports/clock.js';
+import type { EventLog } from '../core/ports/event-log.js';
+import type { Random } from '../core/ports/random.js';
+import type { Store, StoreSnapshot } from '../core/ports/store.js';
+import type { AdvanceClockBody, ClockState, EventPage, RuntimeSnapshot } from '../core/control/control.schema.js';
+import type { CreateAgentBody, CreatedAgent } from '../core/identity/identity.schema.js';
+import type { IdentityService } from '../core/identity/identity.service.js';
+import { ApiError } from '../core/shared/api-error.js';
+import type { Scheduler } from '../core/shared/scheduler.js';
+import { parseIso, toIso } from '../core/shared/time.js';
+import { SimClock } from '../sim/sim-clock.js';
+
+/** What the control plane needs from the runtime. */
+export interface SimControlDeps {
+  serviceDomain: string;
+  store: Store;
+  clock: Clock;
+  random: Random;
+  events: EventLog;
+  scheduler: Scheduler;
+  identity: IdentityService;
+  /** Called after the clock moved or state was replaced (persistence). */
+  changed: () => Promise<void>;
+}
+
+/**
+ * The simulation control plane of DECISIONS.md, in-process: create agents, read and move the
+ * clock, read the event log, snapshot and restore the whole state.
+ */
+export class SimControl {
+  constructor(private readonly deps: SimControlDeps) {}
+
+  /** Creates an agent; the answer holds its API key, shown only here. */
+  createAgent(body: CreateAgentBody): Promise<CreatedAgent> {
+    return this.deps.identity.createAgent(body);
+  }
+
+  /** The service time. */
+  clock(): ClockState {
+    return { now: toIso(this.deps.clock.now()) };
+  }
+
+  /**
+   * Moves simulated time by `seconds` or to `to`, running everything due in time order.
+   * @throws ApiError 400 invalid_request (live clock, bad or past instant)
+   */
+  async advance(body: AdvanceClockBody): Promise<ClockState> {
+    const clock = this.deps.clock;
+    if (!(clock instanceof SimClock)) throw new ApiError('invalid_request', 'the clock is real time; only a simulated clock can be advanced');
+    if ('to' in body) {
+      const target = parseIso(body.to);
+      if (target === undefined) throw new ApiError('invalid_request', 'to: must be an ISO 8601 date-time', 'to');
+      if (target < clock.now()) throw new ApiError('invalid_request', 'to: must not be in the past', 'to');
+      await clock.advanceTo(toIso(target));
+    } else {
+      await clock.advance(body.seconds);
+    }
+    await this.deps.changed();
+    return this.clock();
+  }
+
+  /** Events after `after`, oldest first. */
+  events(after: number, limit: number): EventPage {
+    const events = this.deps.events.after(after, limit + 1);
+    return { events: events.slice(0, limit), has_more: events.length > limit };
+  }
+
+  /** The whole state as plain JSON. */
+  snapshot(): RuntimeSnapshot {
+    return {
+      format: 'agent-services/snapshot',
+      version: 1,
+      service_domain: this.deps.serviceDomain,
+      clock: { now: toIso(this.deps.clock.now()) },
+      random: this.deps.random.state(),
+      store: this.deps.store.export() as RuntimeSnapshot['store'],
+    };
+  }
+
+  /**
+   * Replaces the whole state with a snapshot; deferred work in it is re-armed.
+   * @throws ApiError 400 invalid_request (another service domain, unreadable state)
+   */
+  async restore(snapshot: RuntimeSnapshot): Promise<void> {
+    if (snapshot.service_domain !== this.deps.serviceDomain) {
+      throw new ApiError('invalid_request', `service_domain: snapshot is of ${snapshot.service_domain}, not ${this.deps.serviceDomain}`, 'service_domain');
+    }
+    const now = parseIso(snapshot.clock.now);
+    if (now === undefined) throw new ApiError('invalid_request', 'clock.now: must be an ISO 8601 date-time', 'clock.now');
+    const previous = { store: this.deps.store.export(), random: this.deps.random.state() };
+    try {
+      this.deps.store.import(snapshot.store as StoreSnapshot);
+      this.deps.random.restore(snapshot.random);
+    } catch {
+      this.deps.store.import(previous.store);
+      this.deps.random.restore(previous.random);
+      throw new ApiError('invalid_request', 'the snapshot could not be restored', 'store');
+    }
+    if (this.deps.clock instanceof SimClock) this.deps.clock.set(now);
+    this.deps.scheduler.rearmAll();
+    await this.deps.changed();
+  }
+}
