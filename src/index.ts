@@ -34,3 +34,6 @@ export { CryptoRandom } from './providers/random/crypto-random.js';
 export { MemoryStore } from './providers/store/memory-store.js';
 export { JsonFilePersistence } from './providers/persistence/json-file-persistence.js';
 export { Ed25519IssuerKeys } from './providers/keys/ed25519-issuer-keys.js';
+export { MemoryBlobStore } from './providers/blobs/memory-blob-store.js';
+export { FileBlobStore } from './providers/blobs/file-blob-store.js';
+export type { Download } from './core/api/binary.js';

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createRuntime } from '../index.js';
 import { serve } from '../http/serve.js';
+import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
 import { JsonFilePersistence } from '../providers/persistence/json-file-persistence.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 
@@ -38,7 +39,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
   const runtime: RuntimeOptions = {
     seed,
     mode: values.live ? 'live' : 'simulated',
-    ...(values.data ? { persistence: new JsonFilePersistence(values.data) } : {}),
+    ...(values.data ? { persistence: new JsonFilePersistence(values.data), blobs: new FileBlobStore(`${values.data}.blobs`) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
   };

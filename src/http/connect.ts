@@ -1,3 +1,4 @@
+import { filenameFromDisposition } from '../core/api/binary.js';
 import { fillPath } from '../core/api/route.js';
 import { createAgentClient, createSimClient, type AgentClient, type SimClient, type Transport } from '../core/client.js';
 import { ApiError } from '../core/shared/api-error.js';
@@ -29,6 +30,15 @@ export function httpTransport(options: ConnectOptions): Transport {
     if (hasBody) headers['content-type'] = 'application/json';
     const response = await send(new Request(url, { method: route.method, headers, ...(hasBody ? { body: JSON.stringify(input.body) } : {}) }));
     if (response.status === 204) return undefined;
+    if (response.ok && route.binary) {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return {
+        content_type: response.headers.get('content-type') ?? 'application/octet-stream',
+        filename: filenameFromDisposition(response.headers.get('content-disposition')),
+        size: bytes.byteLength,
+        bytes,
+      };
+    }
     const text = await response.text();
     let body: unknown;
     try {

@@ -38,8 +38,9 @@ const ERROR_BODY: JsonSchema = {
 
 /** One OpenAPI operation for a route. */
 function operationOf(route: RouteDefinition): JsonSchema {
-  const success =
-    route.status === 204 || !route.response
+  const success = route.binary
+    ? { description: 'The file bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
+    : route.status === 204 || !route.response
       ? { description: 'No content' }
       : { description: 'Success', content: { 'application/json': { schema: schemaOf(route.response, 'output') } } };
   const security = route.auth === 'public' ? [] : [{ [route.auth === 'admin' ? 'adminToken' : 'apiKey']: [] }];

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Container } from 'inversify';
+import { BlobStore } from '../core/ports/blob-store.js';
 import { Clock } from '../core/ports/clock.js';
 import { EventLog } from '../core/ports/event-log.js';
 import { IssuerKeys } from '../core/ports/issuer-keys.js';
@@ -10,7 +11,6 @@ import { Dispatcher, type DispatchRequest, type DispatchResult } from '../core/a
 import { parseInput } from '../core/api/validation.js';
 import { createAgentClient, createSimClient, type AgentClient, type SimClient } from '../core/client.js';
 import { RuntimeSnapshot } from '../core/control/control.schema.js';
-import { identityHandlers } from '../core/identity/identity.handlers.js';
 import { CreateAgentBody, type CreatedAgent } from '../core/identity/identity.schema.js';
 import { IdentityService } from '../core/identity/identity.service.js';
 import { IdempotencyKeys } from '../core/shared/idempotency.js';
@@ -19,10 +19,13 @@ import { ServiceConfig } from '../core/shared/service-config.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { MemoryStore } from '../providers/store/memory-store.js';
+import { MemoryBlobStore } from '../providers/blobs/memory-blob-store.js';
 import { StoreEventLog } from '../providers/events/store-event-log.js';
 import { SystemClock } from '../providers/clock/system-clock.js';
 import { DEFAULT_START_TIME, SimClock } from '../sim/sim-clock.js';
 import { SeededRandom } from '../sim/seeded-random.js';
+import { AREAS } from './areas/index.js';
+import type { AreaContext } from './areas/area-module.js';
 import { controlHandlers } from './control.handlers.js';
 import { GroupCommit } from './group-commit.js';
 import { inProcessTransport } from './in-process-transport.js';
@@ -143,10 +146,13 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   container.bind(Random).toConstantValue(options.providers?.random ?? (mode === 'simulated' ? new SeededRandom(seed) : new CryptoRandom()));
   container.bind(IssuerKeys).toConstantValue(options.providers?.issuerKeys ?? Ed25519IssuerKeys.fromSeed(seed));
   container.bind(Store).toConstantValue(options.store ?? new MemoryStore());
+  container.bind(BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore());
   container.bind(EventLog).to(StoreEventLog);
   container.bind(Scheduler).toSelf();
   container.bind(IdempotencyKeys).toSelf();
-  container.bind(IdentityService).toSelf();
+  const areaContext: AreaContext = { container, options, mode, seed };
+  for (const area of AREAS) area.bind(areaContext);
+  const areaRoutes = AREAS.flatMap((area) => area.start(areaContext));
 
   const store = container.get(Store);
   const identity = container.get(IdentityService);
@@ -173,7 +179,7 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
 
   const adminToken = options.adminToken;
   const dispatcher = new Dispatcher(
-    [...controlHandlers(sim), ...identityHandlers(identity)],
+    [...controlHandlers(sim), ...areaRoutes],
     {
       agentFor: (apiKey) => identity.agentForApiKey(apiKey),
       adminAllowed: (bearer) => {

@@ -1,4 +1,5 @@
 import type { Dispatcher, DispatchResult } from '../core/api/dispatcher.js';
+import { collectDownload, isBinaryBody } from '../core/api/binary.js';
 import type { Transport } from '../core/client.js';
 import { ApiError } from '../core/shared/api-error.js';
 
@@ -7,9 +8,10 @@ function wire<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
-/** Turns a dispatch result into a client result: the body, or a thrown ApiError. */
-export function unwrap(result: DispatchResult): unknown {
+/** Turns a dispatch result into a client result: the body (bytes as a Download), or a thrown ApiError. */
+export async function unwrap(result: DispatchResult): Promise<unknown> {
   if (result.status >= 400) throw ApiError.fromBody(result.status, result.body);
+  if (isBinaryBody(result.body)) return collectDownload(result.body);
   return result.status === 204 ? undefined : wire(result.body);
 }
 

@@ -1,3 +1,4 @@
+import type { BlobStore } from '../core/ports/blob-store.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { IssuerKeys } from '../core/ports/issuer-keys.js';
 import type { Persistence } from '../core/ports/persistence.js';
@@ -36,6 +37,8 @@ export interface RuntimeOptions {
   store?: Store;
   /** Where state is saved after every change and loaded from at start (default nowhere). */
   persistence?: Persistence;
+  /** Where file bytes live (default in memory; the CLI's `--data FILE` uses `FILE.blobs/`). */
+  blobs?: BlobStore;
   /** Replacement providers. */
   providers?: ProviderOverrides;
   /** Largest accepted request body in bytes for the HTTP shim (default 1 MiB). */

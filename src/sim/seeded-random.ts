@@ -47,7 +47,7 @@ export class SeededRandom implements Random {
   }
 
   state(): string {
-    return [this.a, this.b, this.c, this.d].map((word) => word.toString(16).padStart(8, '0')).join('');
+    return [this.a, this.b, this.c, this.d].map((word) => (word >>> 0).toString(16).padStart(8, '0')).join('');
   }
 
   restore(state: string): void {

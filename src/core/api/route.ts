@@ -26,8 +26,10 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  /** Response body schema; absent for 204. */
+  /** Response body schema; absent for 204 and for binary answers. */
   response?: z.ZodType<R>;
+  /** The handler answers a `BinaryBody` (file bytes), streamed as they are, not JSON. */
+  binary?: true;
   /** Success status: 201 for creates, 204 for deletes, 200 otherwise (DECISIONS.md). */
   status: 200 | 201 | 204;
 }

@@ -14,8 +14,15 @@ export class JsonFilePersistence implements Persistence {
     this.db = new Low<unknown>(new AtomicJsonFile<unknown>(filename, canonicalJson), null);
   }
 
+  /** @throws Error naming the file when it exists but does not hold JSON */
   async load(): Promise<unknown> {
-    await this.db.read();
+    try {
+      await this.db.read();
+    } catch (error) {
+      // A bare JSON.parse message ("Unexpected token ...") does not say which file is broken.
+      if (error instanceof SyntaxError) throw new Error(`${this.filename} does not hold saved state as JSON: ${error.message}`, { cause: error });
+      throw error;
+    }
     return this.db.data ?? undefined;
   }
 

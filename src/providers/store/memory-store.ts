@@ -167,6 +167,9 @@ export class MemoryStore implements Store {
   }
 
   private insert(undo: Array<() => void>, name: string, id: string, record: unknown, partition = DEFAULT_PARTITION): void {
+    // A collection this insert brings into being is dropped again on rollback, so a rolled-back
+    // transaction leaves no trace in export() (snapshots and their hashes).
+    const created = !this.collections.has(name);
     const collection = this.collection(name);
     if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
     const row: Row = { id, partition, position: collection.nextPosition++, record: deepFreeze(record), live: true };
@@ -180,6 +183,7 @@ export class MemoryStore implements Store {
       const list = collection.partitions.get(partition)!;
       if (list[list.length - 1] === row) list.pop();
       if (collection.nextPosition === row.position + 1) collection.nextPosition = row.position;
+      if (created && this.collections.get(name) === collection) this.collections.delete(name);
     });
   }
 
