@@ -1,10 +1,9 @@
 import type { Transport } from './api/transport.js';
 import { typedCall } from './api/typed-call.js';
-import { controlClient, type SimClient } from './control/control.client.js';
+import { controlClient, type ControlClient } from './control/control.client.js';
 import { identityClient, type IdentityClient } from './identity/identity.client.js';
 
 export type { CallInput, CallOptions, Transport } from './api/transport.js';
-export type { SimClient } from './control/control.client.js';
 
 /**
  * One method per endpoint; each takes and returns exactly the JSON bodies of SPEC.md and
@@ -19,7 +18,11 @@ export function createAgentClient(transport: Transport): AgentClient {
   return { ...identityClient(call) };
 }
 
+/** The simulation control plane of DECISIONS.md as methods; each area contributes its part. */
+export interface SimClient extends ControlClient {}
+
 /** Builds a {@link SimClient} over a transport. */
 export function createSimClient(transport: Transport): SimClient {
-  return controlClient(typedCall(transport));
+  const call = typedCall(transport);
+  return { ...controlClient(call) };
 }

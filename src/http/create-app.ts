@@ -37,7 +37,8 @@ async function jsonBodyOf(c: Context): Promise<unknown> {
  */
 export function createApp(runtime: Runtime): Hono {
   const app = new Hono();
-  app.use('*', bodyLimit({ maxSize: runtime.maxBodyBytes, onError: () => errorResponse(new ApiError('payload_too_large', `request body over ${runtime.maxBodyBytes} bytes`)) }));
+  const limit = (maxSize: number) =>
+    bodyLimit({ maxSize, onError: () => errorResponse(new ApiError('payload_too_large', `request body over ${maxSize} bytes`)) });
   app.get('/openapi.json', () => jsonResponse(200, openApiDocument(runtime.routes(), runtime.config)));
 
   const handler = (route: RouteDefinition) => async (c: Context) => {
@@ -58,8 +59,10 @@ export function createApp(runtime: Runtime): Hono {
     }
   };
   for (const route of runtime.routes()) {
-    app.on(route.method, route.path.replace(/\{(\w+)\}/g, ':$1'), handler(route));
+    const maxBytes = Math.max(runtime.maxBodyBytes, route.maxBodyBytes ?? 0);
+    app.on(route.method, route.path.replace(/\{(\w+)\}/g, ':$1'), limit(maxBytes), handler(route));
   }
+  app.use('*', limit(runtime.maxBodyBytes));
 
   app.notFound(() => errorResponse(new ApiError('not_found', 'no such route')));
   app.onError(() => errorResponse(new ApiError('internal_error', 'internal error')));

@@ -11,7 +11,8 @@ import { Dispatcher, type DispatchRequest, type DispatchResult } from '../core/a
 import { parseInput } from '../core/api/validation.js';
 import { createAgentClient, createSimClient, type AgentClient, type SimClient } from '../core/client.js';
 import { RuntimeSnapshot } from '../core/control/control.schema.js';
-import { CreateAgentBody, type CreatedAgent } from '../core/identity/identity.schema.js';
+import type { CreatedAgent } from '../core/identity/identity.schema.js';
+import { SimCreateAgentBody } from '../core/control/control.schema.js';
 import { IdentityService } from '../core/identity/identity.service.js';
 import { IdempotencyKeys } from '../core/shared/idempotency.js';
 import { Scheduler } from '../core/shared/scheduler.js';
@@ -75,8 +76,8 @@ export class Runtime {
    * Creates an agent and answers its credentials; the API key is shown only here.
    * @throws ApiError 400 invalid_request, 409 already_exists
    */
-  createAgent(body: CreateAgentBody): Promise<CreatedAgent> {
-    return this.parts.identity.createAgent(parseInput(CreateAgentBody, body));
+  createAgent(body: SimCreateAgentBody): Promise<CreatedAgent> {
+    return this.parts.identity.createAgent(parseInput(SimCreateAgentBody, body));
   }
 
   /** An in-process client acting as the agent that owns `apiKey`. */

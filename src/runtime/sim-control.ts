@@ -2,8 +2,8 @@ import type { Clock } from '../core/ports/clock.js';
 import type { EventLog } from '../core/ports/event-log.js';
 import type { Random } from '../core/ports/random.js';
 import type { Store, StoreSnapshot } from '../core/ports/store.js';
-import type { AdvanceClockBody, ClockState, EventPage, RuntimeSnapshot } from '../core/control/control.schema.js';
-import type { CreateAgentBody, CreatedAgent } from '../core/identity/identity.schema.js';
+import type { AdvanceClockBody, ClockState, EventPage, RuntimeSnapshot, SimCreateAgentBody } from '../core/control/control.schema.js';
+import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import type { IdentityService } from '../core/identity/identity.service.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Scheduler } from '../core/shared/scheduler.js';
@@ -31,7 +31,7 @@ export class SimControl {
   constructor(private readonly deps: SimControlDeps) {}
 
   /** Creates an agent; the answer holds its API key, shown only here. */
-  createAgent(body: CreateAgentBody): Promise<CreatedAgent> {
+  createAgent(body: SimCreateAgentBody): Promise<CreatedAgent> {
     return this.deps.identity.createAgent(body);
   }
 

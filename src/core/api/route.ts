@@ -30,6 +30,8 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
   response?: z.ZodType<R>;
   /** The handler answers a `BinaryBody` (file bytes), streamed as they are, not JSON. */
   binary?: true;
+  /** Largest request body this route accepts, in bytes, when above the runtime's default. */
+  maxBodyBytes?: number;
   /** Success status: 201 for creates, 204 for deletes, 200 otherwise (DECISIONS.md). */
   status: 200 | 201 | 204;
 }

@@ -1,13 +1,13 @@
 import type { CallOptions } from '../api/transport.js';
 import type { TypedCall } from '../api/typed-call.js';
-import type { CreateAgentBody, CreatedAgent } from '../identity/identity.schema.js';
+import type { CreatedAgent } from '../identity/identity.schema.js';
 import { controlRoutes as routes } from './control.routes.js';
-import type { AdvanceClockBody, ClockState, EventPage, EventsQuery, RuntimeSnapshot } from './control.schema.js';
+import type { AdvanceClockBody, ClockState, EventPage, EventsQuery, RuntimeSnapshot, SimCreateAgentBody } from './control.schema.js';
 
-/** The simulation control plane of DECISIONS.md as methods. */
-export interface SimClient {
+/** The area-independent part of the control plane: agents, clock, events, snapshots. */
+export interface ControlClient {
   /** `POST /_sim/agents` */
-  createAgent(body: CreateAgentBody, options?: CallOptions): Promise<CreatedAgent>;
+  createAgent(body: SimCreateAgentBody, options?: CallOptions): Promise<CreatedAgent>;
   /** `GET /_sim/clock` */
   getClock(): Promise<ClockState>;
   /** `POST /_sim/clock/advance` */
@@ -21,7 +21,7 @@ export interface SimClient {
 }
 
 /** Builds the control-plane methods over a typed call. */
-export function controlClient(call: TypedCall): SimClient {
+export function controlClient(call: TypedCall): ControlClient {
   return {
     createAgent: (body, options) => call(routes.createAgent, { body }, options),
     getClock: () => call(routes.getClock),

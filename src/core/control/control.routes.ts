@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { defineRoute } from '../api/route.js';
-import { CreateAgentBody, CreatedAgent } from '../identity/identity.schema.js';
-import { AdvanceClockBody, ClockState, EventPage, EventsQuery, RuntimeSnapshot } from './control.schema.js';
+import { CreatedAgent } from '../identity/identity.schema.js';
+import { AdvanceClockBody, ClockState, EventPage, EventsQuery, RuntimeSnapshot, SimCreateAgentBody } from './control.schema.js';
 
 /** The simulation control plane of DECISIONS.md (`/_sim`). */
 export const controlRoutes = {
   createAgent: defineRoute({
     id: 'sim.createAgent', method: 'POST', path: '/_sim/agents', auth: 'admin', tag: 'simulation', status: 201,
-    summary: 'Creates an agent; the API key is shown once.', body: CreateAgentBody, response: CreatedAgent,
+    summary: 'Creates an agent; the API key is shown once.', body: SimCreateAgentBody, response: CreatedAgent,
   }),
   getClock: defineRoute({
     id: 'sim.getClock', method: 'GET', path: '/_sim/clock', auth: 'admin', tag: 'simulation', status: 200,

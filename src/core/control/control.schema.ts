@@ -1,5 +1,13 @@
 import { z } from 'zod';
+import { CreateAgentBody } from '../identity/identity.schema.js';
 import { intParam, timestamp } from '../shared/schemas.js';
+
+/**
+ * Body of `POST /_sim/agents`: identity's fields plus what other areas set up at creation (they
+ * extend this schema and read their fields in an `onAgentCreated` hook).
+ */
+export const SimCreateAgentBody = CreateAgentBody;
+export type SimCreateAgentBody = z.infer<typeof SimCreateAgentBody>;
 
 /** Answer of the clock endpoints. */
 export const ClockState = z.object({ now: timestamp });

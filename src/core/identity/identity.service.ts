@@ -44,8 +44,12 @@ export interface AgentRecord {
   created_ms: number;
 }
 
-/** Work other areas do inside the transaction that creates an agent (balances, a phone number). */
-export type AgentCreatedHook = (tx: StoreTransaction, agent: AgentRecord) => void;
+/**
+ * Work other areas do inside the transaction that creates an agent (opening balances, a phone
+ * number). `request` is the whole validated creation body, including the areas' own fields.
+ * A hook that throws an ApiError aborts the creation with nothing changed.
+ */
+export type AgentCreatedHook = (tx: StoreTransaction, agent: AgentRecord, request: Readonly<Record<string, unknown>>) => void;
 
 /**
  * Agents and their identity: creation with an API key shown once, authentication, the profile,
@@ -73,7 +77,7 @@ export class IdentityService {
    * Creates an agent with a fresh API key and an identity credential.
    * @throws ApiError 400 invalid_request (reserved name), 409 already_exists
    */
-  async createAgent(body: CreateAgentBody): Promise<CreatedAgent> {
+  async createAgent(body: CreateAgentBody & Record<string, unknown>): Promise<CreatedAgent> {
     if (RESERVED_NAMES.has(body.name)) throw new ApiError('invalid_request', `name: "${body.name}" is reserved`, 'name');
     this.assertNameFree(this.store.view, body.name);
     const domain = this.config.serviceDomain;
@@ -103,7 +107,7 @@ export class IdentityService {
       tx.insert(CREDENTIALS, credentialId, stored, agentId);
       this.events.append(tx, { type: 'agent.created', agent_id: agentId, data: { handle: agent.handle } });
       this.events.append(tx, { type: 'credential.issued', agent_id: agentId, data: { credential_id: credentialId, type: 'AgentIdentityCredential' } });
-      for (const hook of this.createdHooks) hook(tx, agent);
+      for (const hook of this.createdHooks) hook(tx, agent, body);
     });
     return { agent_id: agentId, handle: agent.handle, email: agent.email, api_key: apiKey };
   }

@@ -24,7 +24,8 @@ export interface ReputationInput {
 /** Number of bits of a non-negative integer: 0→0, 1→1, 2..3→2, 4..7→3, 8..15→4. */
 function bitLength(count: number): number {
   let bits = 0;
-  for (let n = Math.max(0, Math.floor(count)); n > 0; n >>>= 1) bits++;
+  // Halving by division, not `>>>`, which would truncate counts of 2^32 and more to 32 bits.
+  for (let n = Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(count))); n > 0; n = Math.floor(n / 2)) bits++;
   return bits;
 }
 

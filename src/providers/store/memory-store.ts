@@ -91,8 +91,13 @@ export class MemoryStore implements Store {
     } finally {
       this.inTransaction = false;
     }
-    if (undo.length > 0) await Promise.all(this.hooks.map((hook) => hook()));
-    for (const callback of after) callback();
+    try {
+      if (undo.length > 0) await Promise.all(this.hooks.map((hook) => hook()));
+    } finally {
+      // The writes are committed even when a hook (persistence) fails, so their follow-up work
+      // (arming jobs, event listeners) must still run.
+      for (const callback of after) callback();
+    }
     return result;
   }
 
