@@ -73,12 +73,21 @@ export class SimClock implements Clock {
   private serialised(target: () => number): Promise<number> {
     const run = this.advancing.then(async () => {
       const to = target();
+      // A failing timer must not strand the clock mid-way or skip later work: run everything
+      // due, reach the target, then report the failures.
+      const failures: unknown[] = [];
       for (let next = this.timers[0]; next && next.at <= to; next = this.timers[0]) {
         this.timers.shift();
         this.current = Math.max(this.current, next.at);
-        await next.callback();
+        try {
+          await next.callback();
+        } catch (error) {
+          failures.push(error);
+        }
       }
       this.current = to;
+      if (failures.length === 1) throw failures[0];
+      if (failures.length > 1) throw new AggregateError(failures, `${failures.length} timers failed`);
       return to;
     });
     this.advancing = run.then(

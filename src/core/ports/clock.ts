@@ -10,7 +10,10 @@ export type TimerCallback = () => void | Promise<void>;
 export interface Clock {
   /** Current service time in milliseconds since the Unix epoch. */
   now(): number;
-  /** Runs `callback` once the clock reaches `atMs` (at once, on the next turn, if already due). */
+  /**
+   * Runs `callback` once the clock reaches `atMs`. The system clock runs an already-due timer on the
+   * next turn; a simulated clock runs due timers only when it is advanced (by any amount, even 0).
+   */
   setTimer(atMs: number, callback: TimerCallback): TimerHandle;
 }
 

@@ -1,0 +1,336 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { MemoryStore } from '../../../src/providers/store/memory-store.js';
+import type { PageQuery, Store } from '../../../src/core/ports/store.js';
+import { canonicalJson } from '../../../src/core/shared/json.js';
+
+interface Note {
+  id: string;
+  text: string;
+  tag?: string;
+}
+
+async function seed(store: Store, count: number, partition = 'p', collection = 'notes'): Promise<void> {
+  await store.transaction((tx) => {
+    for (let i = 1; i <= count; i++) tx.insert<Note>(collection, `n${i}`, { id: `n${i}`, text: `note ${i}`, tag: i % 2 === 0 ? 'even' : 'odd' }, partition);
+  });
+}
+
+function ids(store: Store, query: PageQuery<Note>, collection = 'notes'): string[] {
+  return store.view.page<Note>(collection, query).items.map((item) => item.record.id);
+}
+
+/** Everything observable about a store, for before/after comparisons. */
+function observe(store: Store): string {
+  return canonicalJson({
+    exported: store.export(),
+    pages: ids(store, { partition: 'p', limit: 100 }),
+    countAll: store.view.count('notes'),
+    countP: store.view.count('notes', 'p'),
+    all: store.view.all<Note>('notes'),
+  });
+}
+
+describe('memory store', () => {
+  it('inserts, reads, updates, removes and counts records', async () => {
+    const store = new MemoryStore();
+    await store.transaction((tx) => {
+      tx.insert<Note>('notes', 'a', { id: 'a', text: 'one' }, 'p');
+      tx.insert<Note>('notes', 'b', { id: 'b', text: 'two' }, 'q');
+      tx.insert<Note>('notes', 'c', { id: 'c', text: 'three' });
+    });
+    expect(store.view.get<Note>('notes', 'a')).toEqual({ id: 'a', text: 'one' });
+    expect(store.view.get('notes', 'zzz')).toBeUndefined();
+    expect(store.view.get('other', 'a')).toBeUndefined();
+    expect(store.view.count('notes')).toBe(3);
+    expect(store.view.count('notes', 'p')).toBe(1);
+    expect(store.view.count('notes', 'q')).toBe(1);
+    expect(store.view.count('notes', 'nobody')).toBe(0);
+    expect(store.view.count('missing')).toBe(0);
+
+    await store.transaction((tx) => tx.update<Note>('notes', 'a', { id: 'a', text: 'uno' }));
+    expect(store.view.get<Note>('notes', 'a')?.text).toBe('uno');
+
+    const removed = await store.transaction((tx) => [tx.remove('notes', 'b'), tx.remove('notes', 'b'), tx.remove('nothing', 'x')]);
+    expect(removed).toEqual([true, false, false]);
+    expect(store.view.get('notes', 'b')).toBeUndefined();
+    expect(store.view.count('notes')).toBe(2);
+    expect(store.view.count('notes', 'q')).toBe(0);
+    expect(store.view.all<Note>('notes').map((note) => note.id)).toEqual(['a', 'c']);
+  });
+
+  it('keeps the position of an updated record', async () => {
+    const store = new MemoryStore();
+    await seed(store, 3);
+    await store.transaction((tx) => tx.update<Note>('notes', 'n1', { id: 'n1', text: 'changed' }));
+    expect(ids(store, { partition: 'p', limit: 10 })).toEqual(['n3', 'n2', 'n1']);
+    expect(store.view.all<Note>('notes').map((note) => note.text)).toEqual(['changed', 'note 2', 'note 3']);
+  });
+
+  it('refuses a duplicate id and an update of a missing record, undoing the transaction', async () => {
+    const store = new MemoryStore();
+    await seed(store, 1);
+    await expect(store.transaction((tx) => tx.insert('notes', 'n1', { id: 'n1', text: 'again' }, 'p'))).rejects.toThrow(/duplicate/);
+    await expect(store.transaction((tx) => tx.update('notes', 'ghost', { id: 'ghost', text: '' }))).rejects.toThrow(/no record/);
+    expect(store.view.count('notes')).toBe(1);
+  });
+
+  it('lets a transaction read its own writes', async () => {
+    const store = new MemoryStore();
+    const seen = await store.transaction((tx) => {
+      tx.insert<Note>('notes', 'a', { id: 'a', text: 'one' }, 'p');
+      const first = tx.get<Note>('notes', 'a')?.text;
+      tx.update<Note>('notes', 'a', { id: 'a', text: 'two' });
+      return [first, tx.get<Note>('notes', 'a')?.text, tx.count('notes', 'p')];
+    });
+    expect(seen).toEqual(['one', 'two', 1]);
+  });
+
+  it('freezes stored records so they cannot be changed by reference', async () => {
+    const store = new MemoryStore();
+    const record = { id: 'a', text: 'one', nested: { n: 1 } };
+    await store.transaction((tx) => tx.insert('notes', 'a', record, 'p'));
+    expect(Object.isFrozen(store.view.get('notes', 'a'))).toBe(true);
+    expect(() => {
+      (store.view.get<typeof record>('notes', 'a')!.nested as { n: number }).n = 2;
+    }).toThrow(TypeError);
+  });
+
+  it('rolls back every write of a transaction that throws', async () => {
+    const store = new MemoryStore();
+    await seed(store, 5);
+    await store.transaction((tx) => tx.remove('notes', 'n2'));
+    const before = observe(store);
+
+    await expect(
+      store.transaction((tx) => {
+        tx.insert<Note>('notes', 'x1', { id: 'x1', text: 'new' }, 'p');
+        tx.insert<Note>('notes', 'x2', { id: 'x2', text: 'new' }, 'q');
+        tx.update<Note>('notes', 'n1', { id: 'n1', text: 'changed' });
+        tx.update<Note>('notes', 'x1', { id: 'x1', text: 'changed too' });
+        tx.remove('notes', 'n3');
+        tx.remove('notes', 'x2');
+        tx.insert<Note>('fresh', 'f1', { id: 'f1', text: 'in a new collection' }, 'p');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+
+    expect(observe(store)).toBe(before);
+    expect(store.view.get('notes', 'x1')).toBeUndefined();
+    expect(store.view.get<Note>('notes', 'n1')?.text).toBe('note 1');
+    expect(store.view.get<Note>('notes', 'n3')?.text).toBe('note 3');
+    expect(store.view.count('notes', 'q')).toBe(0);
+    expect(store.view.count('fresh')).toBe(0);
+  });
+
+  it('gives the next insert after a rollback the position it would have had without it', async () => {
+    const rolledBack = new MemoryStore();
+    const clean = new MemoryStore();
+    await seed(rolledBack, 3);
+    await seed(clean, 3);
+    await expect(
+      rolledBack.transaction((tx) => {
+        tx.insert<Note>('notes', 'x1', { id: 'x1', text: '' }, 'p');
+        tx.insert<Note>('notes', 'x2', { id: 'x2', text: '' }, 'p');
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    for (const store of [rolledBack, clean]) await store.transaction((tx) => tx.insert<Note>('notes', 'later', { id: 'later', text: '' }, 'p'));
+
+    const positionOf = (store: Store) => store.view.page<Note>('notes', { partition: 'p', limit: 1 }).items[0]!.position;
+    expect(positionOf(rolledBack)).toBe(4);
+    expect(canonicalJson(rolledBack.export())).toBe(canonicalJson(clean.export()));
+  });
+
+  it('rejects an async transaction function and undoes its synchronous writes', async () => {
+    const store = new MemoryStore();
+    await seed(store, 1);
+    const before = observe(store);
+    await expect(
+      store.transaction(async (tx) => {
+        tx.insert<Note>('notes', 'sneaky', { id: 'sneaky', text: '' }, 'p');
+      }),
+    ).rejects.toThrow(/synchronous/);
+    expect(observe(store)).toBe(before);
+  });
+
+  it('runs afterCommit callbacks only when the transaction commits, after it is visible', async () => {
+    const store = new MemoryStore();
+    const calls: string[] = [];
+    await store.transaction((tx) => {
+      tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
+      tx.afterCommit(() => calls.push(`committed, visible=${store.view.get('notes', 'a') !== undefined}`));
+    });
+    await expect(
+      store.transaction((tx) => {
+        tx.insert<Note>('notes', 'b', { id: 'b', text: '' }, 'p');
+        tx.afterCommit(() => calls.push('rolled back'));
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(calls).toEqual(['committed, visible=true']);
+  });
+
+  it('awaits every commit hook before the transaction resolves, and skips them when nothing changed', async () => {
+    const store = new MemoryStore();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let hookRuns = 0;
+    store.onCommit(async () => {
+      hookRuns++;
+      await gate;
+    });
+    const order: string[] = [];
+    store.onCommit(() => void order.push('sync hook'));
+
+    let resolved = false;
+    const pending = store.transaction((tx) => tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p')).then(() => {
+      resolved = true;
+    });
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(hookRuns).toBe(1);
+    expect(resolved).toBe(false);
+    release();
+    await pending;
+    expect(resolved).toBe(true);
+    expect(order).toEqual(['sync hook']);
+
+    await store.transaction((tx) => tx.get('notes', 'a'));
+    await expect(store.transaction(() => { throw new Error('x'); })).rejects.toThrow('x');
+    expect(hookRuns).toBe(1);
+  });
+
+  it('still runs afterCommit callbacks when a commit hook fails, since the writes are committed', async () => {
+    const store = new MemoryStore();
+    store.onCommit(async () => {
+      throw new Error('disk full');
+    });
+    const calls: string[] = [];
+    await expect(
+      store.transaction((tx) => {
+        tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
+        tx.afterCommit(() => calls.push('after'));
+      }),
+    ).rejects.toThrow('disk full');
+    expect(store.view.get('notes', 'a')).toBeDefined();
+    expect(calls).toEqual(['after']);
+  });
+
+  it('round-trips export and import to the same canonical JSON and the same behaviour', async () => {
+    const store = new MemoryStore();
+    await seed(store, 6);
+    await seed(store, 2, 'q', 'other');
+    await store.transaction((tx) => {
+      tx.remove('notes', 'n6');
+      tx.update<Note>('notes', 'n2', { id: 'n2', text: 'edited' });
+    });
+    const exported = store.export();
+    const copy = new MemoryStore();
+    copy.import(JSON.parse(JSON.stringify(exported)));
+    expect(canonicalJson(copy.export())).toBe(canonicalJson(exported));
+    expect(ids(copy, { partition: 'p', limit: 10 })).toEqual(ids(store, { partition: 'p', limit: 10 }));
+
+    // the next insert continues the original position sequence, not a compacted one
+    for (const target of [store, copy]) await target.transaction((tx) => tx.insert<Note>('notes', 'n7', { id: 'n7', text: '' }, 'p'));
+    expect(canonicalJson(copy.export())).toBe(canonicalJson(store.export()));
+    expect(copy.view.page<Note>('notes', { partition: 'p', limit: 1 }).items[0]!.position).toBe(7);
+  });
+
+  it('replaces the whole state on import', async () => {
+    const store = new MemoryStore();
+    await seed(store, 3);
+    store.import({ collections: { other: { nextPosition: 2, rows: [['o1', '', 1, { id: 'o1', text: 'only' }]] } } });
+    expect(store.view.count('notes')).toBe(0);
+    expect(store.view.get<Note>('other', 'o1')?.text).toBe('only');
+  });
+
+  describe('page()', () => {
+    it('answers newest first with hasMore while older records exist', async () => {
+      const store = new MemoryStore();
+      await seed(store, 5);
+      const first = store.view.page<Note>('notes', { partition: 'p', limit: 2 });
+      expect(first.items.map((item) => item.record.id)).toEqual(['n5', 'n4']);
+      expect(first.items.map((item) => item.position)).toEqual([5, 4]);
+      expect(first.hasMore).toBe(true);
+      const exact = store.view.page<Note>('notes', { partition: 'p', limit: 5 });
+      expect(exact.items).toHaveLength(5);
+      expect(exact.hasMore).toBe(false);
+      expect(store.view.page('notes', { partition: 'empty', limit: 5 })).toEqual({ items: [], hasMore: false });
+      expect(store.view.page('missing', { partition: 'p', limit: 5 })).toEqual({ items: [], hasMore: false });
+    });
+
+    it('continues strictly before a keyset position', async () => {
+      const store = new MemoryStore();
+      await seed(store, 5);
+      expect(ids(store, { partition: 'p', limit: 2, before: 4 })).toEqual(['n3', 'n2']);
+      expect(store.view.page('notes', { partition: 'p', limit: 2, before: 3 }).hasMore).toBe(false);
+      expect(ids(store, { partition: 'p', limit: 2, before: 1 })).toEqual([]);
+      expect(ids(store, { partition: 'p', limit: 10, before: 1000 })).toEqual(['n5', 'n4', 'n3', 'n2', 'n1']);
+    });
+
+    it('applies where before the limit and skips removed records', async () => {
+      const store = new MemoryStore();
+      await seed(store, 8);
+      await store.transaction((tx) => tx.remove('notes', 'n6'));
+      const even = store.view.page<Note>('notes', { partition: 'p', limit: 2, where: (note) => note.tag === 'even' });
+      expect(even.items.map((item) => item.record.id)).toEqual(['n8', 'n4']);
+      expect(even.hasMore).toBe(true);
+      const rest = store.view.page<Note>('notes', { partition: 'p', limit: 2, before: 4, where: (note) => note.tag === 'even' });
+      expect(rest.items.map((item) => item.record.id)).toEqual(['n2']);
+      expect(rest.hasMore).toBe(false);
+      // hasMore looks only at matching records: nothing even is older than n2
+      expect(store.view.page<Note>('notes', { partition: 'p', limit: 1, before: 3, where: (note) => note.tag === 'even' }).hasMore).toBe(false);
+    });
+
+    it('keeps partitions apart', async () => {
+      const store = new MemoryStore();
+      await store.transaction((tx) => {
+        tx.insert<Note>('notes', 'a1', { id: 'a1', text: '' }, 'alice');
+        tx.insert<Note>('notes', 'b1', { id: 'b1', text: '' }, 'bob');
+        tx.insert<Note>('notes', 'a2', { id: 'a2', text: '' }, 'alice');
+      });
+      expect(ids(store, { partition: 'alice', limit: 10 })).toEqual(['a2', 'a1']);
+      expect(ids(store, { partition: 'bob', limit: 10 })).toEqual(['b1']);
+    });
+
+    it('sees every record that existed when a walk began exactly once, and none inserted during it', async () => {
+      type Step = { inserts: number; partition: 'p' | 'q' };
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 30 }),
+          fc.integer({ min: 1, max: 7 }),
+          fc.array(fc.record({ inserts: fc.integer({ min: 0, max: 4 }), partition: fc.constantFrom<'p' | 'q'>('p', 'q') }), { maxLength: 20 }),
+          async (initial, limit, steps: Step[]) => {
+            const store = new MemoryStore();
+            let counter = 0;
+            const insert = (partition: string, n: number) =>
+              store.transaction((tx) => {
+                for (let i = 0; i < n; i++) {
+                  const id = `r${++counter}`;
+                  tx.insert<Note>('notes', id, { id, text: '' }, partition);
+                }
+              });
+            await insert('p', initial);
+            await insert('q', 2);
+            const existing = new Set(store.view.all<Note>('notes').filter((_, index) => index < initial).map((note) => note.id));
+
+            const seen: string[] = [];
+            let before: number | undefined;
+            let step = 0;
+            for (;;) {
+              const page = store.view.page<Note>('notes', { partition: 'p', limit, ...(before === undefined ? {} : { before }) });
+              seen.push(...page.items.map((item) => item.record.id));
+              if (!page.hasMore) break;
+              before = page.items[page.items.length - 1]!.position;
+              const between = steps[step++];
+              if (between) await insert(between.partition, between.inserts);
+            }
+            expect(seen).toHaveLength(existing.size);
+            expect(new Set(seen)).toEqual(existing);
+          },
+        ),
+        { numRuns: 100 },
+      );
+    });
+  });
+});
