@@ -34,7 +34,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     },
   });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be an integer 0..65535, got ${values.port}`);
+  if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
   const runtime: RuntimeOptions = {
     seed,
@@ -51,15 +51,17 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   const options = parseServeArgs(args);
   const runtime = await createRuntime(options.runtime);
   const server = await serve(runtime, { host: options.host, port: options.port });
-  out(`listening on ${server.url}`);
-  if (options.demo) await printDemo(runtime, server.url, out);
   const stop = async () => {
     await server.close();
     await runtime.close();
     process.exit(0);
   };
+  // Before the first line is printed: whoever reads "listening on" may signal at once, and a
+  // signal that arrives before the handlers would kill the process without the graceful close.
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+  out(`listening on ${server.url}`);
+  if (options.demo) await printDemo(runtime, server.url, out);
 }
 
 async function printDemo(runtime: Awaited<ReturnType<typeof createRuntime>>, url: string, out: (line: string) => void): Promise<void> {

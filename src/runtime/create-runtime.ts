@@ -145,7 +145,10 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   container.bind(ServiceConfig).toConstantValue(config);
   container.bind(Clock).toConstantValue(options.providers?.clock ?? (mode === 'simulated' ? new SimClock(startMs) : new SystemClock()));
   container.bind(Random).toConstantValue(options.providers?.random ?? (mode === 'simulated' ? new SeededRandom(seed) : new CryptoRandom()));
-  container.bind(IssuerKeys).toConstantValue(options.providers?.issuerKeys ?? Ed25519IssuerKeys.fromSeed(seed));
+  // A seed-derived key is public knowledge; live mode must never sign with one.
+  container.bind(IssuerKeys).toConstantValue(
+    options.providers?.issuerKeys ?? (mode === 'simulated' ? Ed25519IssuerKeys.fromSeed(seed) : Ed25519IssuerKeys.generate()),
+  );
   container.bind(Store).toConstantValue(options.store ?? new MemoryStore());
   container.bind(BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore());
   container.bind(EventLog).to(StoreEventLog);
@@ -172,7 +175,11 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
 
   if (persistence) {
     const saved = await persistence.load();
-    if (saved !== undefined) await sim.restore(parseInput(RuntimeSnapshot, saved, 'snapshot'));
+    if (saved !== undefined) {
+      const parsed = RuntimeSnapshot.safeParse(saved);
+      if (!parsed.success) throw new Error(`the saved state is not an agent-services snapshot (${parsed.error.issues[0]?.path.join('.') || 'root'}: ${parsed.error.issues[0]?.message})`);
+      await sim.restore(parsed.data);
+    }
     const commit = new GroupCommit(() => persistence.save(sim.snapshot()));
     saver = commit;
     store.onCommit(() => commit.request());

@@ -2,7 +2,7 @@ import type { Clock } from '../core/ports/clock.js';
 import type { EventLog } from '../core/ports/event-log.js';
 import type { Random } from '../core/ports/random.js';
 import type { Store, StoreSnapshot } from '../core/ports/store.js';
-import type { AdvanceClockBody, ClockState, EventPage, RuntimeSnapshot, SimCreateAgentBody } from '../core/control/control.schema.js';
+import type { ClockMove, ClockState, EventPage, RuntimeSnapshot, SimCreateAgentBody } from '../core/control/control.schema.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import type { IdentityService } from '../core/identity/identity.service.js';
 import { ApiError } from '../core/shared/api-error.js';
@@ -44,7 +44,7 @@ export class SimControl {
    * Moves simulated time by `seconds` or to `to`, running everything due in time order.
    * @throws ApiError 400 invalid_request (live clock, bad or past instant)
    */
-  async advance(body: AdvanceClockBody): Promise<ClockState> {
+  async advance(body: ClockMove): Promise<ClockState> {
     const clock = this.deps.clock;
     if (!(clock instanceof SimClock)) throw new ApiError('invalid_request', 'the clock is real time; only a simulated clock can be advanced');
     if ('to' in body) {

@@ -66,7 +66,7 @@ export class Dispatcher {
       const input = {
         params: route.definition.params ? parseInput(route.definition.params, request.params ?? {}) : undefined,
         query: route.definition.query ? parseInput(route.definition.query, request.query ?? {}) : undefined,
-        body: route.definition.body ? parseInput(route.definition.body, request.body ?? {}) : undefined,
+        body: route.definition.body ? parseInput(route.definition.body, request.body === undefined ? {} : request.body) : undefined,
       };
       const run = async (): Promise<DispatchResult> => {
         try {

@@ -28,6 +28,6 @@ export const controlRoutes = {
   }),
   restore: defineRoute({
     id: 'sim.restore', method: 'POST', path: '/_sim/restore', auth: 'admin', tag: 'simulation', status: 204,
-    summary: 'Replaces the whole state with a snapshot.', body: RuntimeSnapshot as z.ZodType<RuntimeSnapshot>,
+    summary: 'Replaces the whole state with a snapshot.', body: RuntimeSnapshot as z.ZodType<RuntimeSnapshot>, maxBodyBytes: 512 * 1024 * 1024,
   }),
 };

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { CompactSign } from 'jose';
 import type { IssuerKeys, PublicJwk } from '../../core/ports/issuer-keys.js';
 
@@ -23,6 +23,14 @@ export class Ed25519IssuerKeys implements IssuerKeys {
     return new Ed25519IssuerKeys(
       createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, bytes]), format: 'der', type: 'pkcs8' }),
     );
+  }
+
+  /**
+   * A fresh random key (live mode without a configured key). Credentials it signs stop verifying
+   * once the process ends; deployments pass their own key with {@link Ed25519IssuerKeys.fromJwk}.
+   */
+  static generate(): Ed25519IssuerKeys {
+    return new Ed25519IssuerKeys(generateKeyPairSync('ed25519').privateKey);
   }
 
   /** A key loaded from a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`). */
