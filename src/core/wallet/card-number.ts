@@ -1,0 +1,41 @@
+/** The Luhn check digit that completes `digits` (a string of decimal digits). */
+export function luhnCheckDigit(digits: string): number {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    // Doubling starts with the rightmost payload digit, which sits next to the check digit.
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/** Whether a card number passes the Luhn check. */
+export function isLuhnValid(number: string): boolean {
+  return /^[0-9]{2,19}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === Number(number.slice(-1));
+}
+
+/** Visa-like test prefix of simulated cards. */
+export const CARD_PREFIX = '4';
+
+/**
+ * A Luhn-valid 16-digit card number from random bytes: the prefix, 14 digits drawn from the
+ * bytes by rejection sampling (no modulo bias), then the check digit.
+ */
+export function cardNumberFromBytes(nextBytes: (n: number) => Uint8Array): string {
+  let body = CARD_PREFIX;
+  while (body.length < 15) {
+    for (const byte of nextBytes(16)) if (byte < 250 && body.length < 15) body += String(byte % 10);
+  }
+  return body + String(luhnCheckDigit(body));
+}
+
+/** `expires_at` of a card made at `epochMs`: the same day three years on, clamped to the month's end (Feb 29 → Feb 28). */
+export function expiryDate(epochMs: number): string {
+  const created = new Date(epochMs);
+  const year = created.getUTCFullYear() + 3;
+  const month = created.getUTCMonth();
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const day = Math.min(created.getUTCDate(), lastDay);
+  return `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}

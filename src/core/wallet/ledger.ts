@@ -1,0 +1,233 @@
+import { inject, injectable } from '../shared/di.js';
+import { Clock } from '../ports/clock.js';
+import { EventLog } from '../ports/event-log.js';
+import { Store, type Positioned, type StoreTransaction, type StoreView } from '../ports/store.js';
+import { ApiError } from '../shared/api-error.js';
+import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import { toIso } from '../shared/time.js';
+import { formatAmount, storedMinor } from './amount.js';
+import { ASSETS, type Asset } from './assets.js';
+import type { Rail } from './fees.js';
+import type { TransactionStatus, WalletLedger, WalletTransaction } from './wallet.schema.js';
+
+const WALLETS = 'wallets';
+const TRANSACTIONS = 'wallet_transactions';
+const TOTALS = 'wallet_totals';
+const TOTALS_ID = 'service';
+
+/** An agent's balances, all assets in one record, each at its full precision. */
+export interface WalletRecord {
+  agent_id: string;
+  balances: Record<Asset, string>;
+  updated_at: string;
+}
+
+/** What kind of movement a history record belongs to. */
+export type MovementKind = 'transfer' | 'fund' | 'opening_balance' | 'invoice' | 'card';
+
+/** A history record as stored: the wire fields plus what the service needs to settle it. */
+export interface StoredTransaction extends WalletTransaction {
+  agent_id: string;
+  kind: MovementKind;
+  rail: Rail | 'book' | null;
+  /** Transaction hash or bank reference of an outbound transfer, else null. */
+  reference: string | null;
+}
+
+/** Service-wide totals in minor units, as decimal strings: what came in, what fees kept, what left. */
+interface TotalsRecord {
+  funded_in: Record<Asset, string>;
+  fees_collected: Record<Asset, string>;
+  sent_out: Record<Asset, string>;
+}
+
+/** Changes to the service-wide totals, in minor units. */
+export interface TotalsDelta {
+  funded_in?: bigint;
+  fees_collected?: bigint;
+  sent_out?: bigint;
+}
+
+function zeroBalances(): Record<Asset, string> {
+  return { usd: formatAmount(0n, 'usd'), eur: formatAmount(0n, 'eur'), usdc: formatAmount(0n, 'usdc'), eth: formatAmount(0n, 'eth'), sol: formatAmount(0n, 'sol') };
+}
+
+/** The wire form of a stored record. */
+export function toWire(record: StoredTransaction): WalletTransaction {
+  return {
+    id: record.id,
+    direction: record.direction,
+    amount: record.amount,
+    asset: record.asset,
+    to: record.to,
+    from: record.from,
+    memo: record.memo,
+    status: record.status,
+    network: record.network,
+    fee: record.fee,
+    created_at: record.created_at,
+  };
+}
+
+/**
+ * The money primitives every wallet operation is built from, each run inside the caller's store
+ * transaction: balances are integer minor units (bigint) stored as exact decimal strings, a debit
+ * that would go below zero throws 402 and so rolls the whole transaction back, and each history
+ * record is written with its filter indexes and its event in the same transaction.
+ */
+@injectable()
+export class Ledger {
+  private lastIso = { ms: Number.NaN, iso: '' };
+
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(EventLog) private readonly events: EventLog,
+  ) {}
+
+  /** An agent's wallet; all zero (dated `createdAt`) when nothing has moved yet. */
+  wallet(view: StoreView, agentId: string, createdAt?: string): WalletRecord {
+    return view.get<WalletRecord>(WALLETS, agentId) ?? { agent_id: agentId, balances: zeroBalances(), updated_at: createdAt ?? this.nowIso() };
+  }
+
+  /** Creates an empty wallet (at agent creation). */
+  open(tx: StoreTransaction, agentId: string): void {
+    if (!tx.get(WALLETS, agentId)) tx.insert(WALLETS, agentId, { agent_id: agentId, balances: zeroBalances(), updated_at: this.nowIso() });
+  }
+
+  /**
+   * Adds `delta` (minor units, may be negative) to one balance.
+   * @throws ApiError 402 insufficient_funds when the balance would go below zero
+   */
+  adjust(tx: StoreTransaction, agentId: string, asset: Asset, delta: bigint): bigint {
+    const stored = tx.get<WalletRecord>(WALLETS, agentId);
+    const current = stored ?? this.wallet(tx, agentId);
+    const next = storedMinor(current.balances[asset]) + delta;
+    if (next < 0n) throw new ApiError('insufficient_funds', `the ${asset} balance is below the amount plus fee`);
+    const record: WalletRecord = { agent_id: agentId, balances: { ...current.balances, [asset]: formatAmount(next, asset) }, updated_at: this.nowIso() };
+    if (stored) tx.update(WALLETS, agentId, record);
+    else tx.insert(WALLETS, agentId, record);
+    return next;
+  }
+
+  /** The service time as ISO 8601; remembered per instant, since one money movement asks several times. */
+  nowIso(): string {
+    const now = this.clock.now();
+    if (now !== this.lastIso.ms) this.lastIso = { ms: now, iso: toIso(now) };
+    return this.lastIso.iso;
+  }
+
+  /** Adds to the service-wide totals of an asset (funded in, fees kept, sent out of the service). */
+  addTotals(tx: StoreTransaction, asset: Asset, delta: TotalsDelta): void {
+    const current = tx.get<TotalsRecord>(TOTALS, TOTALS_ID);
+    const base: TotalsRecord = current ?? { funded_in: zeroBalances(), fees_collected: zeroBalances(), sent_out: zeroBalances() };
+    const add = (field: keyof TotalsRecord, by: bigint | undefined) =>
+      by === undefined || by === 0n ? base[field] : { ...base[field], [asset]: formatAmount(storedMinor(base[field][asset]) + by, asset) };
+    const next: TotalsRecord = { funded_in: add('funded_in', delta.funded_in), fees_collected: add('fees_collected', delta.fees_collected), sent_out: add('sent_out', delta.sent_out) };
+    if (current) tx.update(TOTALS, TOTALS_ID, next);
+    else tx.insert(TOTALS, TOTALS_ID, next);
+  }
+
+  /** Writes a history record (in its agent's asset-and-direction partition) and its `wallet.transaction.created` event. */
+  record(tx: StoreTransaction, record: StoredTransaction): void {
+    tx.insert(TRANSACTIONS, `${record.agent_id}:${record.id}`, record, partitionOf(record.agent_id, record.asset, record.direction));
+    this.events.append(tx, {
+      type: 'wallet.transaction.created',
+      agent_id: record.agent_id,
+      data: {
+        transaction_id: record.id,
+        direction: record.direction,
+        amount: record.amount,
+        asset: record.asset,
+        to: record.to,
+        from: record.from,
+        status: record.status,
+        network: record.network,
+        fee: record.fee,
+        tx_hash: record.reference,
+      },
+    });
+  }
+
+  /** A stored record of an agent, or undefined. */
+  find(view: StoreView, agentId: string, transactionId: string): StoredTransaction | undefined {
+    return view.get<StoredTransaction>(TRANSACTIONS, `${agentId}:${transactionId}`);
+  }
+
+  /**
+   * Moves a record out of `pending` (the only transitions: pending → confirmed | failed) and
+   * appends `wallet.transaction.updated`.
+   */
+  settle(tx: StoreTransaction, record: StoredTransaction, status: Exclude<TransactionStatus, 'pending'>, extra: { reason?: string } = {}): StoredTransaction {
+    if (record.status !== 'pending') throw new Error(`transaction ${record.id} is ${record.status}, not pending`);
+    const next: StoredTransaction = { ...record, status };
+    tx.update(TRANSACTIONS, `${record.agent_id}:${record.id}`, next);
+    this.events.append(tx, {
+      type: 'wallet.transaction.updated',
+      agent_id: record.agent_id,
+      data: {
+        transaction_id: record.id,
+        status,
+        previous_status: record.status,
+        tx_hash: record.reference,
+        ...(extra.reason === undefined ? {} : { reason: extra.reason }),
+      },
+    });
+    return next;
+  }
+
+  /**
+   * A newest-first page of an agent's history. Records live in one partition per (agent, asset,
+   * direction), all in one collection whose positions grow with time, so a page merges the newest
+   * `limit + 1` records of at most ten partitions (fewer with filters): its cost follows the page
+   * size, never the length of the history, and no record is written twice.
+   * @throws ApiError 400 invalid_request (a cursor of another list)
+   */
+  page(agentId: string, query: { limit: number; cursor?: string | undefined; asset?: Asset | undefined; direction?: 'in' | 'out' | undefined }): {
+    records: StoredTransaction[];
+    next_cursor: string | null;
+  } {
+    const list = `wallet.transactions|${query.asset ?? ''}|${query.direction ?? ''}`;
+    const before = query.cursor === undefined ? undefined : decodeCursor(list, query.cursor);
+    const assets = query.asset === undefined ? ASSETS : [query.asset];
+    const directions = query.direction === undefined ? (['in', 'out'] as const) : [query.direction];
+    const merged: Array<Positioned<StoredTransaction>> = [];
+    let hasMore = false;
+    for (const asset of assets) {
+      for (const direction of directions) {
+        const page = this.store.view.page<StoredTransaction>(TRANSACTIONS, {
+          partition: partitionOf(agentId, asset, direction),
+          limit: query.limit,
+          ...(before === undefined ? {} : { before }),
+        });
+        merged.push(...page.items);
+        hasMore ||= page.hasMore;
+      }
+    }
+    merged.sort((a, b) => b.position - a.position);
+    if (merged.length > query.limit) hasMore = true;
+    const items = merged.slice(0, query.limit);
+    const last = items[items.length - 1];
+    return { records: items.map((item) => item.record), next_cursor: hasMore && last ? encodeCursor(list, last.position) : null };
+  }
+
+  /** Service-wide totals per asset, with `held` summed over every wallet. */
+  totals(): WalletLedger {
+    const view = this.store.view;
+    const totals = view.get<TotalsRecord>(TOTALS, TOTALS_ID);
+    const held = Object.fromEntries(ASSETS.map((asset) => [asset, 0n])) as Record<Asset, bigint>;
+    for (const wallet of view.all<WalletRecord>(WALLETS)) for (const asset of ASSETS) held[asset] += storedMinor(wallet.balances[asset]);
+    const entry = (asset: Asset) => ({
+      funded_in: totals?.funded_in[asset] ?? formatAmount(0n, asset),
+      held: formatAmount(held[asset], asset),
+      fees_collected: totals?.fees_collected[asset] ?? formatAmount(0n, asset),
+      sent_out: totals?.sent_out[asset] ?? formatAmount(0n, asset),
+    });
+    return { assets: { usd: entry('usd'), eur: entry('eur'), usdc: entry('usdc'), eth: entry('eth'), sol: entry('sol') } };
+  }
+}
+
+/** The partition of an agent's records of one asset and direction. */
+function partitionOf(agentId: string, asset: Asset, direction: 'in' | 'out'): string {
+  return `${agentId}|${asset}|${direction}`;
+}

@@ -1,0 +1,21 @@
+import type { ServiceIdentifier } from '../shared/di.js';
+import { resolveFees, type FeeOverrides, type FeeTable } from './fees.js';
+
+/** Wallet options of `createRuntime({ wallet })`. */
+export interface WalletOptions {
+  /** Fee schedule overrides (decimal strings in the sent asset); unspecified fees keep the DECISIONS.md defaults. */
+  fees?: FeeOverrides;
+}
+
+/** The resolved wallet configuration of one runtime. */
+export interface WalletConfig {
+  readonly fees: FeeTable;
+}
+
+/** Injection token of {@link WalletConfig}. */
+export const WalletConfig = Symbol.for('agent-services/WalletConfig') as ServiceIdentifier<WalletConfig>;
+
+/** Resolves wallet options. @throws RangeError on an invalid fee */
+export function walletConfig(options: WalletOptions = {}): WalletConfig {
+  return { fees: resolveFees(options.fees) };
+}

@@ -1,0 +1,94 @@
+import { defineRoute } from '../api/route.js';
+import {
+  Card,
+  CardCharge,
+  CardList,
+  CardParams,
+  CardsQuery,
+  ChargeCardBody,
+  CreateCardBody,
+  CreateInvoiceBody,
+  FundWalletBody,
+  Invoice,
+  InvoiceParams,
+  PayInvoiceBody,
+  SendPaymentBody,
+  SendPaymentResult,
+  TransactionList,
+  TransactionParams,
+  TransactionsQuery,
+  WalletBalance,
+  WalletFailureBody,
+  WalletFailureRule,
+  WalletLedger,
+  WalletTransaction,
+} from './wallet.schema.js';
+
+/** The wallet endpoints of SPEC.md part 4 and DECISIONS.md. */
+export const walletRoutes = {
+  getBalance: defineRoute({
+    id: 'wallet.getBalance', method: 'GET', path: '/v1/wallet/balance', auth: 'agent', tag: 'wallet', status: 200,
+    summary: 'Fiat (usd, eur) and crypto (usdc, eth, sol) balances, each at its precision.', response: WalletBalance,
+  }),
+  send: defineRoute({
+    id: 'wallet.send', method: 'POST', path: '/v1/wallet/send', auth: 'agent', tag: 'wallet', status: 201,
+    summary: 'Sends money to a handle, agent email, EVM or Solana address, iban: or aba: account; the fee is charged in the sent asset.',
+    body: SendPaymentBody, response: SendPaymentResult,
+  }),
+  listTransactions: defineRoute({
+    id: 'wallet.listTransactions', method: 'GET', path: '/v1/wallet/transactions', auth: 'agent', tag: 'wallet', status: 200,
+    summary: 'History, newest first, filtered by asset and direction; keyset cursors.', query: TransactionsQuery, response: TransactionList,
+  }),
+  getTransaction: defineRoute({
+    id: 'wallet.getTransaction', method: 'GET', path: '/v1/wallet/transactions/{transaction_id}', auth: 'agent', tag: 'wallet', status: 200,
+    summary: 'One history record.', params: TransactionParams, response: WalletTransaction,
+  }),
+  createInvoice: defineRoute({
+    id: 'wallet.createInvoice', method: 'POST', path: '/v1/wallet/invoices', auth: 'agent', tag: 'wallet', status: 201,
+    summary: 'Creates an open invoice with a hosted payment page (payment_url).', body: CreateInvoiceBody, response: Invoice,
+  }),
+  getInvoice: defineRoute({
+    id: 'wallet.getInvoice', method: 'GET', path: '/v1/wallet/invoices/{invoice_id}', auth: 'agent', tag: 'wallet', status: 200,
+    summary: 'One invoice of the calling agent.', params: InvoiceParams, response: Invoice,
+  }),
+  createCard: defineRoute({
+    id: 'wallet.createCard', method: 'POST', path: '/v1/wallet/cards', auth: 'agent', tag: 'wallet', status: 201,
+    summary: 'Issues a virtual usd card with an all-time spending limit; the number is never returned.', body: CreateCardBody, response: Card,
+  }),
+  listCards: defineRoute({
+    id: 'wallet.listCards', method: 'GET', path: '/v1/wallet/cards', auth: 'agent', tag: 'wallet', status: 200,
+    summary: "The calling agent's cards, newest first.", query: CardsQuery, response: CardList,
+  }),
+  getCard: defineRoute({
+    id: 'wallet.getCard', method: 'GET', path: '/v1/wallet/cards/{card_id}', auth: 'agent', tag: 'wallet', status: 200,
+    summary: 'One card of the calling agent.', params: CardParams, response: Card,
+  }),
+};
+
+/** The wallet part of the simulation control plane (`/_sim`). */
+export const walletSimRoutes = {
+  fund: defineRoute({
+    id: 'sim.fundWallet', method: 'POST', path: '/_sim/wallet/fund', auth: 'admin', tag: 'simulation', status: 201,
+    summary: "Funds an agent's wallet from outside the service; answers the `in` history record.", body: FundWalletBody, response: WalletTransaction,
+  }),
+  payInvoice: defineRoute({
+    id: 'sim.payInvoice', method: 'POST', path: '/_sim/invoices/{invoice_id}/pay', auth: 'admin', tag: 'simulation', status: 200,
+    summary: 'Pays an invoice as its payer would on the hosted page; paying twice changes nothing.', params: InvoiceParams, body: PayInvoiceBody, response: Invoice,
+  }),
+  chargeCard: defineRoute({
+    id: 'sim.chargeCard', method: 'POST', path: '/_sim/cards/{card_id}/charges', auth: 'admin', tag: 'simulation', status: 201,
+    summary: 'A merchant charges a card: approved, or declined with spending_limit or insufficient_funds.', params: CardParams, body: ChargeCardBody, response: CardCharge,
+  }),
+  addFailure: defineRoute({
+    id: 'sim.addWalletFailure', method: 'POST', path: '/_sim/wallet/failures', auth: 'admin', tag: 'simulation', status: 201,
+    summary: 'Makes the next on-chain or bank send, or every send to a recipient, end failed after it was accepted.', body: WalletFailureBody, response: WalletFailureRule,
+  }),
+  clearFailures: defineRoute({
+    id: 'sim.clearWalletFailures', method: 'DELETE', path: '/_sim/wallet/failures', auth: 'admin', tag: 'simulation', status: 204,
+    summary: 'Removes every failure rule.',
+  }),
+  ledger: defineRoute({
+    id: 'sim.walletLedger', method: 'GET', path: '/_sim/wallet/ledger', auth: 'admin', tag: 'simulation', status: 200,
+    summary: 'Per asset: funded in = held in wallets + fees collected + sent out of the service.', response: WalletLedger,
+  }),
+};

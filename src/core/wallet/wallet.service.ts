@@ -1,0 +1,279 @@
+import { inject, injectable } from '../shared/di.js';
+import { EventLog } from '../ports/event-log.js';
+import { PaymentRails, type RailName } from '../ports/payment-rails.js';
+import { Random } from '../ports/random.js';
+import { Store, type StoreTransaction } from '../ports/store.js';
+import { ApiError, notFound } from '../shared/api-error.js';
+import { Scheduler, type Job } from '../shared/scheduler.js';
+import { ServiceConfig } from '../shared/service-config.js';
+import { IdentityService, type AgentRecord } from '../identity/identity.service.js';
+import { formatAmount, parseAmount, storedMinor, toMinorUnits } from './amount.js';
+import { ASSETS, DECIMALS, type Asset } from './assets.js';
+import { planSend } from './fees.js';
+import { Ledger, toWire, type StoredTransaction } from './ledger.js';
+import { isExternal, parseRecipient, recipientKey, type Recipient } from './recipients.js';
+import { WalletConfig } from './wallet-config.js';
+import type {
+  FundWalletBody,
+  OpeningBalances,
+  SendPaymentBody,
+  SendPaymentResult,
+  TransactionList,
+  TransactionsQuery,
+  WalletBalance,
+  WalletLedger,
+  WalletTransaction,
+} from './wallet.schema.js';
+
+/** Job type of the settlement check of an outbound transfer. */
+export const SETTLE_JOB = 'wallet.settle';
+
+/** Longest accepted `to`. */
+const TO_MAX = 256;
+
+/**
+ * Balances, sends and history. Validation (amount, recipient form, asset and network fit,
+ * recipient lookup) happens before the store transaction; the balance check, the debit of amount
+ * plus fee, the history records and the events happen in one transaction, so concurrent sends can
+ * never overdraw and a failure leaves nothing behind.
+ */
+@injectable()
+export class WalletService {
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Random) private readonly random: Random,
+    @inject(EventLog) private readonly events: EventLog,
+    @inject(Scheduler) private readonly scheduler: Scheduler,
+    @inject(ServiceConfig) private readonly config: ServiceConfig,
+    @inject(IdentityService) private readonly identity: IdentityService,
+    @inject(PaymentRails) private readonly rails: PaymentRails,
+    @inject(WalletConfig) private readonly walletConfig: WalletConfig,
+    @inject(Ledger) private readonly ledger: Ledger,
+  ) {}
+
+  /** The balance of the calling agent. */
+  balance(agentId: string): WalletBalance {
+    const wallet = this.ledger.wallet(this.store.view, agentId, this.identity.agent(agentId).created_at);
+    const b = wallet.balances;
+    return { fiat: { usd: b.usd, eur: b.eur }, crypto: { usdc: b.usdc, eth: b.eth, sol: b.sol }, updated_at: wallet.updated_at };
+  }
+
+  /**
+   * Sends money: a book transfer to an agent of the service (fee 0, confirmed at once, the
+   * recipient gets an `in` record with the same id) or an on-chain / bank transfer (pending until
+   * the rail settles it).
+   * @throws ApiError 400 invalid_amount (amount), invalid_recipient (to), unsupported_network
+   *   (network), 404 recipient_not_found (to), 402 insufficient_funds
+   */
+  async send(agentId: string, body: SendPaymentBody): Promise<SendPaymentResult> {
+    const asset = body.asset;
+    const amount = parseAmount(body.amount, asset, 'amount');
+    const recipient = body.to.length <= TO_MAX ? parseRecipient(body.to) : undefined;
+    if (!recipient) {
+      throw new ApiError('invalid_recipient', 'to: not a handle, agent email, EVM or Solana address, iban:<IBAN> or aba:<routing>:<account>', 'to');
+    }
+    const plan = planSend(recipient, asset, body.network, this.walletConfig.fees);
+    const sender = this.identity.agent(agentId);
+    let payee: AgentRecord | undefined;
+    if (plan.rail === 'book') {
+      payee = this.resolveAgent(recipient);
+      if (!payee) throw new ApiError('recipient_not_found', `to: no wallet in this service answers to "${body.to}"`, 'to');
+      if (payee.agent_id === agentId) throw new ApiError('invalid_recipient', 'to: that is your own wallet', 'to');
+    }
+    const transactionId = this.random.id('transaction');
+    const sentAt = this.ledger.nowIso();
+    const fee = { amount: formatAmount(plan.fee, asset), asset };
+    const memo = body.memo ?? '';
+    const amountText = formatAmount(amount, asset);
+    const network = plan.rail === 'ethereum' || plan.rail === 'base' || plan.rail === 'solana' ? plan.rail : null;
+    const status = await this.store.transaction((tx) => {
+      this.ledger.adjust(tx, agentId, asset, -(amount + plan.fee));
+      const out: StoredTransaction = {
+        id: transactionId,
+        direction: 'out',
+        amount: amountText,
+        asset,
+        to: body.to,
+        from: sender.handle,
+        memo,
+        status: payee ? 'confirmed' : 'pending',
+        network,
+        fee,
+        created_at: sentAt,
+        agent_id: agentId,
+        kind: 'transfer',
+        rail: plan.rail,
+        reference: null,
+      };
+      if (payee) {
+        this.ledger.record(tx, out);
+        this.ledger.adjust(tx, payee.agent_id, asset, amount);
+        this.ledger.record(tx, {
+          ...out,
+          direction: 'in',
+          fee: { amount: formatAmount(0n, asset), asset },
+          agent_id: payee.agent_id,
+        });
+        this.identity.recordActivity(tx, agentId, 'payments_confirmed');
+        this.identity.recordActivity(tx, payee.agent_id, 'payments_confirmed');
+        return out.status;
+      }
+      const submission = this.rails.submit(tx, {
+        transaction_id: transactionId,
+        rail: plan.rail as RailName,
+        asset,
+        amount: amountText,
+        to: recipientKey(recipient as Exclude<Recipient, { kind: 'handle' | 'email' }>),
+        from_agent_id: agentId,
+      });
+      this.ledger.record(tx, { ...out, reference: submission.reference });
+      this.ledger.addTotals(tx, asset, { sent_out: amount, fees_collected: plan.fee });
+      this.scheduler.schedule(tx, submission.check_at_ms, SETTLE_JOB, { agent_id: agentId, transaction_id: transactionId });
+      return out.status;
+    });
+    return { transaction_id: transactionId, status, fee, sent_at: sentAt };
+  }
+
+  /**
+   * Settles an outbound transfer when its rail says so: confirmed, or failed with the amount
+   * returned (and a bank fee; an on-chain fee is kept). Runs as the `wallet.settle` job.
+   */
+  async settle(job: Job): Promise<void> {
+    const agentId = String(job.data.agent_id);
+    const transactionId = String(job.data.transaction_id);
+    const pending = this.ledger.find(this.store.view, agentId, transactionId);
+    if (!pending || pending.status !== 'pending' || !pending.reference) return;
+    const outcome = await this.rails.check(pending.reference);
+    await this.store.transaction((tx) => {
+      const record = this.ledger.find(tx, agentId, transactionId);
+      if (!record || record.status !== 'pending') return;
+      if (outcome.status === 'pending') {
+        this.scheduler.schedule(tx, outcome.check_at_ms, SETTLE_JOB, { agent_id: agentId, transaction_id: transactionId });
+        return;
+      }
+      if (outcome.status === 'confirmed') {
+        this.ledger.settle(tx, record, 'confirmed');
+        this.identity.recordActivity(tx, agentId, 'payments_confirmed');
+        return;
+      }
+      const asset = record.asset;
+      const amount = storedMinor(record.amount);
+      const bankFee = record.rail === 'iban' || record.rail === 'aba' ? storedMinor(record.fee.amount) : 0n;
+      this.ledger.adjust(tx, agentId, asset, amount + bankFee);
+      this.ledger.addTotals(tx, asset, { sent_out: -amount, fees_collected: -bankFee });
+      this.ledger.settle(tx, record, 'failed', { reason: outcome.reason });
+      this.identity.recordActivity(tx, agentId, 'payments_failed');
+    });
+  }
+
+  /**
+   * A newest-first page of the calling agent's history.
+   * @throws ApiError 400 invalid_request (cursor)
+   */
+  transactions(agentId: string, query: TransactionsQuery): TransactionList {
+    const page = this.ledger.page(agentId, query);
+    return { transactions: page.records.map(toWire), next_cursor: page.next_cursor };
+  }
+
+  /** One history record of the calling agent. @throws ApiError 404 not_found */
+  transaction(agentId: string, transactionId: string): WalletTransaction {
+    const record = this.ledger.find(this.store.view, agentId, transactionId);
+    if (!record) throw notFound('transaction');
+    return toWire(record);
+  }
+
+  /**
+   * Funds an agent's wallet from outside the service (control plane): an `in` record.
+   * @throws ApiError 400 invalid_amount (amount), 404 recipient_not_found (handle)
+   */
+  async fund(body: FundWalletBody): Promise<WalletTransaction> {
+    const amount = parseAmount(body.amount, body.asset, 'amount');
+    const agent = this.identity.findByHandle(body.handle) ?? this.agentByEmail(body.handle);
+    if (!agent) throw new ApiError('recipient_not_found', `handle: no agent "${body.handle}" in this service`, 'handle');
+    const transactionId = this.random.id('transaction');
+    return this.store.transaction((tx) => {
+      const record = this.credit(tx, agent, body.asset, amount, { id: transactionId, from: 'sim:fund', kind: 'fund', memo: '' });
+      this.events.append(tx, { type: 'wallet.funded', agent_id: agent.agent_id, data: { transaction_id: transactionId, asset: body.asset, amount: record.amount } });
+      return toWire(record);
+    });
+  }
+
+  /**
+   * Validates opening balances of agent creation before anything is written.
+   * @throws ApiError 400 invalid_amount (param `balances.<asset>`)
+   */
+  parseOpeningBalances(balances: OpeningBalances | undefined): Array<[Asset, bigint]> {
+    const parsed: Array<[Asset, bigint]> = [];
+    for (const asset of ASSETS) {
+      const text = balances?.[asset];
+      if (text === undefined) continue;
+      const minor = toMinorUnits(text, DECIMALS[asset]);
+      if (typeof minor === 'string') throw new ApiError('invalid_amount', `balances.${asset}: ${minor}`, `balances.${asset}`);
+      if (minor > 0n) parsed.push([asset, minor]);
+    }
+    return parsed;
+  }
+
+  /** Opens an agent's wallet with its opening balances (inside the creation transaction). */
+  openWallet(tx: StoreTransaction, agent: AgentRecord, balances: Array<[Asset, bigint]>): void {
+    this.ledger.open(tx, agent.agent_id);
+    for (const [asset, minor] of balances) {
+      this.credit(tx, agent, asset, minor, { id: this.random.id('transaction'), from: 'sim:opening_balance', kind: 'opening_balance', memo: 'opening balance' });
+    }
+  }
+
+  /**
+   * Credits money that comes from outside the service (funding, opening balances, invoice
+   * payments): the balance, the service's funded-in total and a confirmed `in` record.
+   */
+  credit(
+    tx: StoreTransaction,
+    agent: AgentRecord,
+    asset: Asset,
+    amount: bigint,
+    what: { id: string; from: string; kind: StoredTransaction['kind']; memo: string },
+  ): StoredTransaction {
+    this.ledger.adjust(tx, agent.agent_id, asset, amount);
+    this.ledger.addTotals(tx, asset, { funded_in: amount });
+    const record: StoredTransaction = {
+      id: what.id,
+      direction: 'in',
+      amount: formatAmount(amount, asset),
+      asset,
+      to: agent.handle,
+      from: what.from,
+      memo: what.memo,
+      status: 'confirmed',
+      network: null,
+      fee: { amount: formatAmount(0n, asset), asset },
+      created_at: this.ledger.nowIso(),
+      agent_id: agent.agent_id,
+      kind: what.kind,
+      rail: null,
+      reference: null,
+    };
+    this.ledger.record(tx, record);
+    return record;
+  }
+
+  /** Conservation per asset: funded in = held + fees collected + sent out. */
+  totals(): WalletLedger {
+    return this.ledger.totals();
+  }
+
+  /** The agent a handle or agent email names, if any. */
+  resolveAgent(recipient: Recipient): AgentRecord | undefined {
+    const domain = this.config.serviceDomain.toLowerCase();
+    if (recipient.kind === 'handle') {
+      if (recipient.domain !== null && recipient.domain !== domain) return undefined;
+      return this.identity.findByHandle(recipient.name);
+    }
+    if (recipient.kind === 'email') return recipient.domain === domain ? this.identity.findByHandle(recipient.local) : undefined;
+    return undefined;
+  }
+
+  private agentByEmail(text: string): AgentRecord | undefined {
+    const recipient = parseRecipient(text);
+    return recipient && !isExternal(recipient) ? this.resolveAgent(recipient) : undefined;
+  }
+}

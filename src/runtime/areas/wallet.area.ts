@@ -1,0 +1,36 @@
+import { IdentityService } from '../../core/identity/identity.service.js';
+import { PaymentRails } from '../../core/ports/payment-rails.js';
+import { Scheduler } from '../../core/shared/scheduler.js';
+import { CardService } from '../../core/wallet/card.service.js';
+import { InvoiceService } from '../../core/wallet/invoice.service.js';
+import { Ledger } from '../../core/wallet/ledger.js';
+import { WalletConfig, walletConfig } from '../../core/wallet/wallet-config.js';
+import { walletHandlers } from '../../core/wallet/wallet.handlers.js';
+import type { OpeningBalances } from '../../core/wallet/wallet.schema.js';
+import { SETTLE_JOB, WalletService } from '../../core/wallet/wallet.service.js';
+import { SimPaymentRails } from '../../sim/sim-payment-rails.js';
+import type { AreaModule } from './area-module.js';
+
+/** Wallet: balances, sends over the fake chain and simulated bank, history, invoices, cards. */
+export const walletArea: AreaModule = {
+  name: 'wallet',
+  bind({ container, options }) {
+    container.bind(WalletConfig).toConstantValue(walletConfig(options.wallet));
+    const rails = options.providers?.paymentRails;
+    if (rails) container.bind(PaymentRails).toConstantValue(rails);
+    else container.bind(PaymentRails).to(SimPaymentRails);
+    container.bind(Ledger).toSelf();
+    container.bind(WalletService).toSelf();
+    container.bind(InvoiceService).toSelf();
+    container.bind(CardService).toSelf();
+  },
+  start({ container }) {
+    const wallet = container.get(WalletService);
+    container.get(IdentityService).onAgentCreated((tx, agent, request) => {
+      wallet.openWallet(tx, agent, wallet.parseOpeningBalances(request.balances as OpeningBalances | undefined));
+    });
+    container.get(Scheduler).handle(SETTLE_JOB, (job) => wallet.settle(job));
+    const rails = container.get(PaymentRails);
+    return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), rails instanceof SimPaymentRails ? rails : undefined);
+  },
+};
