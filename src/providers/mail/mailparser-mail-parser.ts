@@ -1,0 +1,71 @@
+import { simpleParser, type AddressObject, type EmailAddress, type HeaderLines } from 'mailparser';
+import type { MailParser, ParsedMail } from '../../core/ports/mail-parser.js';
+
+/** The addresses of an address header, groups flattened. */
+function addresses(header: AddressObject | AddressObject[] | undefined): string[] {
+  const flatten = (entries: EmailAddress[]): string[] => entries.flatMap((entry) => (entry.group ? flatten(entry.group) : entry.address ? [entry.address] : []));
+  if (!header) return [];
+  return (Array.isArray(header) ? header : [header]).flatMap((object) => flatten(object.value));
+}
+
+/** The decoded value of a header, from mailparser's parsed value where it is a text, else from the line. */
+function headerValue(name: string, line: string, parsed: unknown, occurrence: number): string {
+  const lower = name.toLowerCase();
+  const value = Array.isArray(parsed) ? parsed[occurrence] : occurrence === 0 ? parsed : undefined;
+  if (typeof value === 'string' && lower !== 'references' && lower !== 'date') return value;
+  if (value && typeof value === 'object' && 'text' in value && typeof value.text === 'string') return value.text;
+  return line.slice(line.indexOf(':') + 1).trim();
+}
+
+/**
+ * RFC 5322 parsing with mailparser (MIME structure, encoded words, charsets, transfer encodings).
+ * Plain text is never made up from HTML nor HTML from text, and `cid:` links are left as they
+ * are, so a message stores what its sender wrote.
+ */
+export class MailparserMailParser implements MailParser {
+  async parse(raw: Uint8Array): Promise<ParsedMail> {
+    const mail = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
+      skipHtmlToText: true,
+      skipTextToHtml: true,
+      skipImageLinks: true,
+      keepCidLinks: true,
+      checksumAlgo: false,
+    });
+    const seen = new Map<string, number>();
+    const lines: HeaderLines = mail.headerLines;
+    const headers = lines.map(({ key, line }): [string, string] => {
+      const name = line.slice(0, line.indexOf(':')).trim();
+      const occurrence = seen.get(key) ?? 0;
+      seen.set(key, occurrence + 1);
+      return [name, headerValue(name, line, mail.headers.get(key), occurrence)];
+    });
+    const from = addresses(mail.from)[0] ?? null;
+    // A single-part body ends with the line break every message ends with (SMTP needs it before
+    // the final dot); it is not part of what the sender wrote, so it is dropped. Multipart bodies
+    // end at their boundary and are kept exactly.
+    const type = mail.headers.get('content-type') as { value?: string } | undefined;
+    const multipart = /^multipart\//i.test(type?.value ?? '');
+    const body = (value: string | undefined | false) => (typeof value !== 'string' ? null : multipart ? value : value.replace(/\r?\n$/, ''));
+    const html = body(mail.html);
+    // mailparser answers '' for a message with HTML and no plain text part: that is no text.
+    const text = mail.text === '' && html !== null ? null : body(mail.text);
+    return {
+      from,
+      to: addresses(mail.to),
+      cc: addresses(mail.cc),
+      bcc: addresses(mail.bcc),
+      subject: mail.subject ?? '',
+      text,
+      html,
+      messageId: mail.messageId ?? null,
+      inReplyTo: mail.inReplyTo ?? null,
+      references: mail.references === undefined ? null : Array.isArray(mail.references) ? mail.references.join(' ') : mail.references,
+      headers,
+      attachments: mail.attachments.map((attachment) => ({
+        filename: attachment.filename ?? null,
+        contentType: attachment.contentType,
+        content: new Uint8Array(attachment.content.buffer, attachment.content.byteOffset, attachment.content.byteLength),
+      })),
+    };
+  }
+}
