@@ -1,0 +1,174 @@
+import { inject, injectable } from '../shared/di.js';
+import { Embedder } from '../ports/embedder.js';
+import { Store } from '../ports/store.js';
+import { VectorIndexFactory, type VectorHit, type VectorIndex } from '../ports/vector-index.js';
+import type { Metadata } from './memory.schema.js';
+import { MEMORIES, type MemoryRecord } from './memory-records.js';
+import { decodeVector, encodeVector, normalize } from './vectors.js';
+
+/** Memories embedded again per embedder call when an index is built. */
+const REEMBED_BATCH = 64;
+
+/** The key of one metadata pair in the postings. */
+function pairKey(key: string, value: string): string {
+  return `${key.length}:${key}=${value}`;
+}
+
+/**
+ * One agent's search structures: its vector index and, for metadata filters, the ids of its
+ * memories by metadata pair. Derived state, rebuilt from the store on demand.
+ */
+export class AgentIndex {
+  private vectors: VectorIndex | undefined;
+  private readonly postings = new Map<string, Set<string>>();
+
+  constructor(private readonly factory: VectorIndexFactory) {}
+
+  /** How many memories are indexed. */
+  get size(): number {
+    return this.vectors?.size ?? 0;
+  }
+
+  /** Adds a memory (again adding one is a no-op). */
+  add(id: string, vector: Float32Array, metadata: Metadata): void {
+    this.vectors ??= this.factory.create(vector.length);
+    if (this.vectors.has(id)) return;
+    this.vectors.add(id, vector);
+    for (const [key, value] of Object.entries(metadata)) {
+      const pair = pairKey(key, value);
+      let ids = this.postings.get(pair);
+      if (!ids) this.postings.set(pair, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+
+  /** Removes a memory (removing one that is absent is a no-op). */
+  remove(id: string, metadata: Metadata): void {
+    if (!this.vectors?.remove(id)) return;
+    for (const [key, value] of Object.entries(metadata)) {
+      const pair = pairKey(key, value);
+      const ids = this.postings.get(pair);
+      ids?.delete(id);
+      if (ids?.size === 0) this.postings.delete(pair);
+    }
+  }
+
+  /**
+   * The ids whose metadata holds every pair of `filter` (strict equality), or undefined for no
+   * filter (everything qualifies).
+   */
+  matching(filter: Metadata | undefined): ReadonlySet<string> | undefined {
+    const pairs = Object.entries(filter ?? {});
+    if (pairs.length === 0) return undefined;
+    const sets: Array<Set<string>> = [];
+    for (const [key, value] of pairs) {
+      const ids = this.postings.get(pairKey(key, value));
+      if (!ids) return new Set();
+      sets.push(ids);
+    }
+    sets.sort((a, b) => a.size - b.size);
+    const [smallest, ...others] = sets;
+    if (others.length === 0) return smallest;
+    const result = new Set<string>();
+    for (const id of smallest!) if (others.every((ids) => ids.has(id))) result.add(id);
+    return result;
+  }
+
+  /**
+   * The `limit` memories most similar to `query` among those whose metadata matches `filter`:
+   * the filter is applied first, so a filtered search answers the best matches inside it.
+   */
+  search(query: Float32Array, limit: number, filter: Metadata | undefined): VectorHit[] {
+    const allowed = this.matching(filter);
+    if (!this.vectors || allowed?.size === 0) return [];
+    if (query.length !== this.vectors.dimension) return [];
+    return this.vectors.search(query, limit, allowed);
+  }
+}
+
+/**
+ * The search indexes of every agent (each agent's own, so searches are isolated by
+ * construction). An agent's index is built from the store on first use and then kept current by
+ * the memory service's commits; a restore drops them all. Memories whose vector came from
+ * another embedder (or has none, as in a hand-written snapshot) are embedded again first.
+ */
+@injectable()
+export class MemoryIndexes {
+  private readonly ready = new Map<string, AgentIndex>();
+  private readonly building = new Map<string, Promise<AgentIndex>>();
+  private generation = 0;
+
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Embedder) private readonly embedder: Embedder,
+    @inject(VectorIndexFactory) private readonly factory: VectorIndexFactory,
+  ) {}
+
+  /** The agent's index, built first if needed. */
+  async forAgent(agentId: string): Promise<AgentIndex> {
+    const ready = this.ready.get(agentId);
+    if (ready) return ready;
+    let building = this.building.get(agentId);
+    if (!building) {
+      const started = this.build(agentId).finally(() => {
+        if (this.building.get(agentId) === started) this.building.delete(agentId);
+      });
+      this.building.set(agentId, (building = started));
+    }
+    return building;
+  }
+
+  /** Applies a committed new memory to a built index (an unbuilt one will read it from the store). */
+  added(agentId: string, id: string, vector: Float32Array, metadata: Metadata): void {
+    this.ready.get(agentId)?.add(id, vector, metadata);
+  }
+
+  /** Applies a committed deletion to a built index. */
+  removed(agentId: string, id: string, metadata: Metadata): void {
+    this.ready.get(agentId)?.remove(id, metadata);
+  }
+
+  /** Forgets every index (after a restore replaced the store); they are rebuilt on next use. */
+  invalidate(): void {
+    this.generation++;
+    this.ready.clear();
+    this.building.clear();
+  }
+
+  private async build(agentId: string): Promise<AgentIndex> {
+    for (;;) {
+      const generation = this.generation;
+      await this.reembedStale(agentId);
+      if (generation !== this.generation) continue;
+      // From here to the end nothing awaits: the index is read from committed state and
+      // published in one step, so no commit can fall between the read and later updates.
+      const index = new AgentIndex(this.factory);
+      const rows = this.store.view.page<MemoryRecord>(MEMORIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER }).items;
+      for (let i = rows.length - 1; i >= 0; i--) {
+        const record = rows[i]!.record;
+        const vector = record.embedding_model === this.embedder.model ? decodeVector(record.vector) : undefined;
+        if (vector) index.add(record.memory_id, vector, record.metadata);
+      }
+      this.ready.set(agentId, index);
+      return index;
+    }
+  }
+
+  /** Embeds again the agent's memories whose stored vector is missing or of another model. */
+  private async reembedStale(agentId: string): Promise<void> {
+    const model = this.embedder.model;
+    const stale = this.store.view
+      .page<MemoryRecord>(MEMORIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER, where: (record) => record.embedding_model !== model || typeof record.vector !== 'string' || record.vector === '' })
+      .items.map((item) => item.record);
+    for (let start = 0; start < stale.length; start += REEMBED_BATCH) {
+      const batch = stale.slice(start, start + REEMBED_BATCH);
+      const vectors = (await this.embedder.embed(batch.map((record) => record.content))).map(normalize);
+      await this.store.transaction((tx) => {
+        batch.forEach((record, i) => {
+          const current = tx.get<MemoryRecord>(MEMORIES, record.memory_id);
+          if (current && current.content === record.content) tx.update(MEMORIES, record.memory_id, { ...current, embedding_model: model, vector: encodeVector(vectors[i]!) });
+        });
+      });
+    }
+  }
+}

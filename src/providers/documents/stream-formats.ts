@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
+
+/** Text is handed on in pieces of about this many characters, so tiny rows do not cost a call each. */
+const PIECE_CHARS = 64 * 1024;
+
+/** UTF-8 text (TXT, MD), decoded as it streams; a byte-order mark is dropped, bad bytes become U+FFFD. */
+export async function* plainText(source: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of source) {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/** CSV rows as lines of comma-separated cells, parsed as they stream (csv-parse). */
+export async function* csvText(source: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+  const input = Readable.from(source, { objectMode: false });
+  const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+  input.on('error', (error) => parser.destroy(error));
+  input.pipe(parser);
+  let piece = '';
+  try {
+    for await (const row of parser as AsyncIterable<string[]>) {
+      piece += `${row.join(', ')}\n`;
+      if (piece.length >= PIECE_CHARS) {
+        yield piece;
+        piece = '';
+      }
+    }
+    if (piece) yield piece;
+  } finally {
+    input.destroy();
+    parser.destroy();
+  }
+}
+
+/** The text of one spreadsheet cell value as exceljs reads it. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
+  if (typeof value !== 'object') return String(value);
+  const cell = value as { richText?: Array<{ text?: string }>; text?: unknown; result?: unknown; error?: unknown; hyperlink?: unknown };
+  if (Array.isArray(cell.richText)) return cell.richText.map((run) => run.text ?? '').join('');
+  if ('result' in cell) return cellText(cell.result);
+  if (cell.text !== undefined) return cellText(cell.text);
+  if (typeof cell.error === 'string') return cell.error;
+  return '';
+}
+
+/** XLSX sheets as a `Sheet: name` line and then one line per row, read as the file streams (exceljs). */
+export async function* xlsxText(source: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+  const input = Readable.from(source, { objectMode: false });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+  let piece = '';
+  try {
+    for await (const sheet of reader) {
+      const name = (sheet as unknown as { name?: unknown }).name;
+      piece += `${typeof name === 'string' && name ? `Sheet: ${name}` : 'Sheet'}\n`;
+      for await (const row of sheet) {
+        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+        const cells = values.map(cellText);
+        while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+        if (cells.length === 0) continue;
+        piece += `${cells.join(', ')}\n`;
+        if (piece.length >= PIECE_CHARS) {
+          yield piece;
+          piece = '';
+        }
+      }
+    }
+    if (piece) yield piece;
+  } finally {
+    input.destroy();
+  }
+}

@@ -1,0 +1,36 @@
+import { DriveService } from '../../core/memory/drive.service.js';
+import { MemoryConfig, memoryConfig } from '../../core/memory/memory-config.js';
+import { MemoryIndexes } from '../../core/memory/memory-index.js';
+import { memoryHandlers } from '../../core/memory/memory.handlers.js';
+import { MemoryService } from '../../core/memory/memory.service.js';
+import { DocumentExtractor } from '../../core/ports/document-extractor.js';
+import { Embedder } from '../../core/ports/embedder.js';
+import { VectorIndexFactory } from '../../core/ports/vector-index.js';
+import { LibraryDocumentExtractor } from '../../providers/documents/library-document-extractor.js';
+import { vectorIndexFactory } from '../../providers/vector/vector-index-factory.js';
+import { HashingEmbedder } from '../../sim/hashing-embedder.js';
+import type { AreaModule } from './area-module.js';
+
+/** Memory: embedded memories, semantic search, the file drive with document indexing. */
+export const memoryArea: AreaModule = {
+  name: 'memory',
+  bind({ container, options }) {
+    const memory = options.memory ?? {};
+    container.bind(MemoryConfig).toConstantValue(memoryConfig(memory));
+    container.bind(Embedder).toConstantValue(options.providers?.embedder ?? new HashingEmbedder());
+    container
+      .bind(VectorIndexFactory)
+      .toConstantValue(options.providers?.vectorIndex ?? vectorIndexFactory(memory.index, memory.hnswThreshold === undefined ? {} : { hnswThreshold: memory.hnswThreshold }));
+    container.bind(DocumentExtractor).toConstantValue(options.providers?.documentExtractor ?? new LibraryDocumentExtractor());
+    container.bind(MemoryIndexes).toSelf();
+    container.bind(MemoryService).toSelf();
+    container.bind(DriveService).toSelf();
+  },
+  start({ container }) {
+    return memoryHandlers(container.get(MemoryService), container.get(DriveService));
+  },
+  restored({ container }) {
+    // The indexes are derived from the store that was just replaced.
+    container.get(MemoryIndexes).invalidate();
+  },
+};
