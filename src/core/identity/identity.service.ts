@@ -30,6 +30,8 @@ const ACTIVITY = 'activity';
 
 /** Characters of randomness in an API key after its `sk_` prefix. */
 const API_KEY_LENGTH = 40;
+/** How many key hashes are remembered before the memo starts over. */
+const KEY_HASH_MEMO = 4096;
 
 /** An agent as stored. The API key itself is never stored, only its SHA-256. */
 export interface AgentRecord {
@@ -58,6 +60,8 @@ export type AgentCreatedHook = (tx: StoreTransaction, agent: AgentRecord, reques
 @injectable()
 export class IdentityService {
   private readonly createdHooks: AgentCreatedHook[] = [];
+  /** SHA-256 of recently seen API keys: every request authenticates, the hash need not be redone. */
+  private readonly keyHashes = new Map<string, string>();
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -114,7 +118,13 @@ export class IdentityService {
 
   /** The agent id an API key belongs to, or undefined. */
   agentForApiKey(apiKey: string): string | undefined {
-    return this.store.view.get<{ agent_id: string }>(KEYS, sha256Hex(apiKey))?.agent_id;
+    let hash = this.keyHashes.get(apiKey);
+    if (hash === undefined) {
+      hash = sha256Hex(apiKey);
+      if (this.keyHashes.size >= KEY_HASH_MEMO) this.keyHashes.clear();
+      this.keyHashes.set(apiKey, hash);
+    }
+    return this.store.view.get<{ agent_id: string }>(KEYS, hash)?.agent_id;
   }
 
   /** The stored agent, for other areas. @throws ApiError 404 not_found */

@@ -59,6 +59,9 @@ export class MemoryStore implements Store {
   private collections = new Map<string, Collection>();
   private readonly hooks: Array<() => void | Promise<void>> = [];
   private inTransaction = false;
+  /** Undo and after-commit lists of the running transaction (transactions never overlap). */
+  private undo: Array<() => void> = [];
+  private after: Array<() => void> = [];
 
   readonly view: StoreView = {
     get: (collection, id) => this.get(collection, id),
@@ -67,17 +70,26 @@ export class MemoryStore implements Store {
     count: (collection, partition) => this.count(collection, partition),
   };
 
+  /** The one transaction handle, built once: a hot path runs thousands of transactions a second. */
+  private readonly tx: StoreTransaction = {
+    ...this.view,
+    insert: (collection, id, record, partition) => this.insert(this.writableUndo(), collection, id, record, partition),
+    update: (collection, id, record) => this.update(this.writableUndo(), collection, id, record),
+    remove: (collection, id) => this.remove(this.writableUndo(), collection, id),
+    afterCommit: (callback) => void (this.writableUndo(), this.after.push(callback)),
+  };
+
+  /** The running transaction's undo log; a handle kept past its transaction must not write. */
+  private writableUndo(): Array<() => void> {
+    if (!this.inTransaction) throw new Error('store transaction handle used outside its transaction');
+    return this.undo;
+  }
+
   async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
     if (this.inTransaction) throw new Error('store transactions do not nest');
-    const undo: Array<() => void> = [];
-    const after: Array<() => void> = [];
-    const tx: StoreTransaction = {
-      ...this.view,
-      insert: (collection, id, record, partition) => this.insert(undo, collection, id, record, partition),
-      update: (collection, id, record) => this.update(undo, collection, id, record),
-      remove: (collection, id) => this.remove(undo, collection, id),
-      afterCommit: (callback) => void after.push(callback),
-    };
+    const undo: Array<() => void> = (this.undo = []);
+    const after: Array<() => void> = (this.after = []);
+    const tx = this.tx;
     this.inTransaction = true;
     let result: T;
     try {

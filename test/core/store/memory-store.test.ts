@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MemoryStore } from '../../../src/providers/store/memory-store.js';
-import type { PageQuery, Store } from '../../../src/core/ports/store.js';
+import type { PageQuery, Store, StoreTransaction } from '../../../src/core/ports/store.js';
 import { canonicalJson } from '../../../src/core/shared/json.js';
 
 interface Note {
@@ -332,5 +332,17 @@ describe('memory store', () => {
         { numRuns: 100 },
       );
     });
+  });
+});
+
+describe('memory store transaction handle', () => {
+  it('refuses writes through a handle kept past its transaction', async () => {
+    const store = new MemoryStore();
+    let kept: StoreTransaction | undefined;
+    await store.transaction((tx) => {
+      kept = tx;
+    });
+    expect(() => kept!.insert('late', 'x', { v: 1 })).toThrow('outside its transaction');
+    expect(store.view.count('late')).toBe(0);
   });
 });
