@@ -1,4 +1,4 @@
-// Layer and cycle check (DESIGN.md): imports point one way, cli/http -> runtime -> core <- sim,
+// Layer and cycle check (DESIGN.md): imports point one way, cli/http/smtp -> runtime -> core <- sim,
 // providers, and no module imports itself through a cycle. TypeScript 7 ships no compiler API for
 // tools such as madge or dependency-cruiser to parse with, so imports are read with a pattern
 // that covers every form this codebase uses (static, type-only, re-export, dynamic).
@@ -12,9 +12,10 @@ const ALLOWED = {
   providers: ['core', 'providers'],
   runtime: ['core', 'sim', 'providers', 'runtime'],
   http: ['core', 'runtime', 'http'],
-  cli: ['core', 'runtime', 'http', 'providers', 'cli', 'index'],
+  smtp: ['core', 'runtime', 'smtp'],
+  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'cli', 'index'],
   conformance: ['core', 'conformance', 'http', 'runtime', 'index'],
-  index: ['core', 'sim', 'providers', 'runtime', 'http'],
+  index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp'],
 };
 const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createRuntime } from '../index.js';
 import { serve } from '../http/serve.js';
+import { listenSmtp, type RunningSmtpServer } from '../smtp/smtp-listener.js';
+import { SmtpMailTransport } from '../providers/mail/smtp-mail-transport.js';
 import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
 import { JsonFilePersistence } from '../providers/persistence/json-file-persistence.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
@@ -15,10 +17,14 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --admin-token T      require "Authorization: Bearer T" on /_sim
   --service-domain D   domain of handles and mailboxes (default agents.test)
   --live               real clock and OS randomness instead of the simulation
+  --smtp-port N        also accept mail for the agents over SMTP on this port (0 picks one)
+  --smtp-host HOST     address of the SMTP listener (default: --host)
+  --smtp-relay URL     send mail for outside addresses through this relay,
+                       smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Parses `serve` arguments into runtime and listen options. @throws Error with a usage message */
-export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host: string; port: number; demo: boolean } {
+export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host: string; port: number; demo: boolean; smtp: { host: string; port: number } | null } {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -31,6 +37,9 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'service-domain': { type: 'string' },
       live: { type: 'boolean', default: false },
       demo: { type: 'boolean', default: false },
+      'smtp-port': { type: 'string' },
+      'smtp-host': { type: 'string' },
+      'smtp-relay': { type: 'string' },
     },
   });
   const port = Number(values.port);
@@ -42,8 +51,12 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values.data ? { persistence: new JsonFilePersistence(values.data), blobs: new FileBlobStore(`${values.data}.blobs`) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
+    ...(values['smtp-relay'] ? { providers: { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } } : {}),
   };
-  return { runtime, host: values.host, port, demo: values.demo };
+  const smtpPort = values['smtp-port'];
+  if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
+  const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? values.host, port: Number(smtpPort) };
+  return { runtime, host: values.host, port, demo: values.demo, smtp };
 }
 
 /** Runs `agent-services serve` until SIGINT or SIGTERM. */
@@ -51,8 +64,9 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   const options = parseServeArgs(args);
   const runtime = await createRuntime(options.runtime);
   const server = await serve(runtime, { host: options.host, port: options.port });
+  const smtp: RunningSmtpServer | null = options.smtp ? await listenSmtp(runtime, options.smtp) : null;
   const stop = async () => {
-    await server.close();
+    await Promise.all([server.close(), smtp?.close()]);
     await runtime.close();
     process.exit(0);
   };
@@ -61,6 +75,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   out(`listening on ${server.url}`);
+  if (smtp) out(`smtp listening on ${smtp.host.includes(':') ? `[${smtp.host}]` : smtp.host}:${smtp.port}`);
   if (options.demo) await printDemo(runtime, server.url, out);
 }
 

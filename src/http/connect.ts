@@ -1,4 +1,4 @@
-import { filenameFromDisposition } from '../core/api/binary.js';
+import { filenameFromDisposition, type UploadInput } from '../core/api/binary.js';
 import { fillPath } from '../core/api/route.js';
 import { createAgentClient, createSimClient, type AgentClient, type SimClient, type Transport } from '../core/client.js';
 import { ApiError } from '../core/shared/api-error.js';
@@ -27,8 +27,14 @@ export function httpTransport(options: ConnectOptions): Transport {
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     if (callOptions?.idempotencyKey !== undefined) headers['idempotency-key'] = callOptions.idempotencyKey;
     const hasBody = input.body !== undefined && route.method !== 'GET' && route.method !== 'DELETE';
-    if (hasBody) headers['content-type'] = 'application/json';
-    const response = await send(new Request(url, { method: route.method, headers, ...(hasBody ? { body: JSON.stringify(input.body) } : {}) }));
+    let payload: string | FormData | undefined;
+    if (route.upload) {
+      payload = uploadForm(route.upload.field, input.body as UploadInput);
+    } else if (hasBody) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(input.body);
+    }
+    const response = await send(new Request(url, { method: route.method, headers, ...(payload === undefined ? {} : { body: payload }) }));
     if (response.status === 204) return undefined;
     if (response.ok && route.binary) {
       const bytes = new Uint8Array(await response.arrayBuffer());
@@ -49,6 +55,16 @@ export function httpTransport(options: ConnectOptions): Transport {
     if (response.status >= 400) throw ApiError.fromBody(response.status, body);
     return body;
   };
+}
+
+/** The multipart/form-data body of an upload: one part `field` holding the file. */
+function uploadForm(field: string, upload: UploadInput | undefined): FormData {
+  const form = new FormData();
+  if (!upload || !(upload.data instanceof Uint8Array || upload.data instanceof Blob)) return form;
+  const type = upload.content_type || 'application/octet-stream';
+  const blob = upload.data instanceof Blob && upload.data.type === type ? upload.data : new Blob([upload.data], { type });
+  form.append(field, blob, upload.filename);
+  return form;
 }
 
 /** An {@link AgentClient} over HTTP: the same calls as in-process, against any server. */

@@ -4,7 +4,9 @@ import type { RouteDefinition } from '../core/api/route.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { errorResponse, jsonResponse } from './json-response.js';
+import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
+import { payPages } from './pages/pay-pages.js';
 
 /** `Bearer <token>` → token; anything else → null (answered as a missing key). */
 function bearerOf(header: string | undefined): string | null {
@@ -43,15 +45,19 @@ export function createApp(runtime: Runtime): Hono {
 
   const handler = (route: RouteDefinition) => async (c: Context) => {
     try {
-      const body = route.body ? await jsonBodyOf(c) : undefined;
-      const result = await runtime.dispatch({
-        routeId: route.id,
-        params: c.req.param() as Record<string, string>,
-        query: queryOf(c),
-        body,
-        bearer: bearerOf(c.req.header('authorization')),
-        idempotencyKey: c.req.header('idempotency-key') ?? null,
-      });
+      const dispatch = (body: unknown) =>
+        runtime.dispatch({
+          routeId: route.id,
+          params: c.req.param() as Record<string, string>,
+          query: queryOf(c),
+          body,
+          bearer: bearerOf(c.req.header('authorization')),
+          idempotencyKey: c.req.header('idempotency-key') ?? null,
+        });
+      // An upload streams from the multipart part straight into the handler.
+      const result = route.upload
+        ? await withMultipartFile(c.req.raw, route.upload.field, dispatch)
+        : await dispatch(route.body ? await jsonBodyOf(c) : undefined);
       return jsonResponse(result.status, result.body, result.headers);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
@@ -60,9 +66,14 @@ export function createApp(runtime: Runtime): Hono {
   };
   for (const route of runtime.routes()) {
     const maxBytes = Math.max(runtime.maxBodyBytes, route.maxBodyBytes ?? 0);
-    app.on(route.method, route.path.replace(/\{(\w+)\}/g, ':$1'), limit(maxBytes), handler(route));
+    const path = route.path.replace(/\{(\w+)\}/g, ':$1');
+    // Uploads have no JSON body limit: their handler caps the bytes it stores (413, nothing kept).
+    if (route.upload) app.on(route.method, path, handler(route));
+    else app.on(route.method, path, limit(maxBytes), handler(route));
   }
   app.use('*', limit(runtime.maxBodyBytes));
+
+  app.route('/pay', payPages(runtime));
 
   app.notFound(() => errorResponse(new ApiError('not_found', 'no such route')));
   app.onError(() => errorResponse(new ApiError('internal_error', 'internal error')));

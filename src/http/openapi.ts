@@ -54,6 +54,18 @@ function operationOf(route: RouteDefinition): JsonSchema {
       ...parametersOf(route.query, 'query'),
       ...(route.method === 'POST' ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }] : []),
     ],
+    ...(route.upload
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', required: [route.upload.field], properties: { [route.upload.field]: { type: 'string', format: 'binary' } } },
+              },
+            },
+          },
+        }
+      : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
     responses: {
       [String(route.status)]: success,

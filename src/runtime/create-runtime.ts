@@ -14,6 +14,9 @@ import { RuntimeSnapshot } from '../core/control/control.schema.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from '../core/control/control.schema.js';
 import { IdentityService } from '../core/identity/identity.service.js';
+import { InboundMailService, type MailInbound } from '../core/email/inbound.service.js';
+import { hostedPayments, type HostedPayments } from '../core/wallet/hosted-payments.js';
+import { InvoiceService } from '../core/wallet/invoice.service.js';
 import { IdempotencyKeys } from '../core/shared/idempotency.js';
 import { Scheduler } from '../core/shared/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
@@ -50,6 +53,10 @@ export class Runtime {
   readonly mode: 'simulated' | 'live';
   /** Largest accepted request body in bytes. */
   readonly maxBodyBytes: number;
+  /** What the hosted payment pages (`{pay_url}`) may do: show and pay invoices. */
+  readonly hostedPayments: HostedPayments;
+  /** Inbound mail for the agents' mailboxes, for edges such as the SMTP listener. */
+  readonly mail: MailInbound;
   private readonly dispatcher: Dispatcher;
   private fetchHandler: FetchHandler | undefined;
 
@@ -63,6 +70,8 @@ export class Runtime {
       identity: IdentityService;
       store: Store;
       saver: GroupCommit | null;
+      hostedPayments: HostedPayments;
+      mail: MailInbound;
     },
   ) {
     this.sim = parts.sim;
@@ -70,6 +79,8 @@ export class Runtime {
     this.dispatcher = parts.dispatcher;
     this.mode = parts.options.mode ?? 'simulated';
     this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
+    this.hostedPayments = parts.hostedPayments;
+    this.mail = parts.mail;
   }
 
   /**
@@ -171,6 +182,9 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     scheduler: container.get(Scheduler),
     identity,
     changed: () => saver?.request() ?? Promise.resolve(),
+    restored: () => {
+      for (const area of AREAS) area.restored?.(areaContext);
+    },
   });
 
   if (persistence) {
@@ -199,5 +213,5 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
   );
 
-  return new Runtime({ options, config, dispatcher, sim, identity, store, saver });
+  return new Runtime({ options, config, dispatcher, sim, identity, store, saver, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService) });
 }

@@ -1,5 +1,5 @@
 import type { Dispatcher, DispatchResult } from '../core/api/dispatcher.js';
-import { collectDownload, isBinaryBody } from '../core/api/binary.js';
+import { collectDownload, isBinaryBody, uploadedFileOf } from '../core/api/binary.js';
 import type { Transport } from '../core/client.js';
 import { ApiError } from '../core/shared/api-error.js';
 
@@ -23,7 +23,8 @@ export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null
         routeId: route.id,
         params: input.params ?? {},
         query: wire(input.query) ?? {},
-        body: wire(input.body),
+        // An upload's bytes go as they are (a stream), not through the JSON round trip.
+        body: route.upload ? uploadedFileOf(input.body) : wire(input.body),
         bearer,
         idempotencyKey: options?.idempotencyKey ?? null,
       }),

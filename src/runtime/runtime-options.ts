@@ -4,12 +4,29 @@ import type { IssuerKeys } from '../core/ports/issuer-keys.js';
 import type { Persistence } from '../core/ports/persistence.js';
 import type { Random } from '../core/ports/random.js';
 import type { Store } from '../core/ports/store.js';
+import type { MailTransport } from '../core/ports/mail-transport.js';
+import type { PaymentRails } from '../core/ports/payment-rails.js';
+import type { WalletOptions } from '../core/wallet/wallet-config.js';
+import type { DocumentExtractor } from '../core/ports/document-extractor.js';
+import type { Embedder } from '../core/ports/embedder.js';
+import type { VectorIndexFactory } from '../core/ports/vector-index.js';
+import type { MemoryOptions } from '../core/memory/memory-config.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
   clock?: Clock;
   random?: Random;
   issuerKeys?: IssuerKeys;
+  /** Outbound mail to addresses outside the service (default: simulated, kept in the outbox; `SmtpMailTransport` relays). */
+  mailTransport?: MailTransport;
+  /** Chains and bank rails of the wallet (default: the simulated ones of `src/sim`). */
+  paymentRails?: PaymentRails;
+  /** Embeds memories (default: the deterministic local `HashingEmbedder`; `OpenAICompatibleEmbedder` for a real model). */
+  embedder?: Embedder;
+  /** Makes each agent's vector index (default: by `memory.index`). */
+  vectorIndex?: VectorIndexFactory;
+  /** Reads the text of uploaded documents (default: `LibraryDocumentExtractor`). */
+  documentExtractor?: DocumentExtractor;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */
@@ -43,6 +60,10 @@ export interface RuntimeOptions {
   providers?: ProviderOverrides;
   /** Largest accepted request body in bytes for the HTTP shim (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Wallet settings: the fee schedule (defaults of DECISIONS.md). */
+  wallet?: WalletOptions;
+  /** Memory settings: upload limit, chunking, index choice (defaults in docs/memory.md). */
+  memory?: MemoryOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }

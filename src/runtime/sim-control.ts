@@ -21,6 +21,8 @@ export interface SimControlDeps {
   identity: IdentityService;
   /** Called after the clock moved or state was replaced (persistence). */
   changed: () => Promise<void>;
+  /** Called right after a restore replaced the state, before anything else runs (areas drop derived state). */
+  restored?: () => void;
 }
 
 /**
@@ -96,6 +98,7 @@ export class SimControl {
       this.deps.random.restore(previous.random);
       throw new ApiError('invalid_request', 'the snapshot could not be restored', 'store');
     }
+    this.deps.restored?.();
     if (this.deps.clock instanceof SimClock) this.deps.clock.set(now);
     this.deps.scheduler.rearmAll();
     await this.deps.changed();

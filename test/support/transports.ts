@@ -11,7 +11,7 @@ import {
   createRuntime,
   serve,
   type AgentClient,
-  type CreateAgentBody,
+  type SimCreateAgentBody,
   type CreatedAgent,
   type ErrorCode,
   type Runtime,
@@ -50,7 +50,7 @@ export interface World {
   /** Sends a raw request for `path` (e.g. `/v1/agent`) the way this world is reached (in-process worlds use `runtime.fetch`). */
   raw(path: string, init?: RequestInit): Promise<Response>;
   /** Creates an agent through the control plane and answers it with its client. */
-  newAgent(name: string, extra?: Omit<CreateAgentBody, 'name'>): Promise<TestAgent>;
+  newAgent(name: string, extra?: Omit<SimCreateAgentBody, 'name'>): Promise<TestAgent>;
   /** Stops the server (if any) and the runtime. */
   close(): Promise<void>;
 }

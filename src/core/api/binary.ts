@@ -20,6 +20,65 @@ export interface Download {
   bytes: Uint8Array;
 }
 
+/**
+ * A file arriving in an upload, as a stream: the HTTP shim hands over the multipart part as it is
+ * read from the socket, in-process clients their bytes. Never held whole in memory on the way.
+ */
+export interface UploadedFile {
+  /** The part's filename (empty when it had none). */
+  filename: string;
+  /** The part's content type (`application/octet-stream` when it had none). */
+  contentType: string;
+  stream: AsyncIterable<Uint8Array>;
+}
+
+/** What an upload route's handler receives as its `body`. */
+export interface ReceivedUpload extends UploadedFile {
+  /**
+   * To be called by the handler once the bytes are stored, with their SHA-256, before it changes
+   * any state. This is where an `Idempotency-Key` is claimed: an upload's fingerprint is its
+   * filename, content type and content, and the content is known only once it has streamed in.
+   * Rejects with 409 idempotency_conflict or idempotency_key_in_use, or with a replay that the
+   * dispatcher answers itself; the handler lets the rejection propagate.
+   */
+  received(sha256: string): Promise<void>;
+}
+
+/** What a client passes to an upload method. */
+export interface UploadInput {
+  filename: string;
+  /** Default `application/octet-stream` (the service also goes by the filename's extension). */
+  content_type?: string;
+  /** The bytes; a `Blob` (e.g. `fs.openAsBlob(path)`) is streamed, not read whole. */
+  data: Uint8Array | Blob;
+}
+
+/** Whether a value is an {@link UploadedFile}. */
+export function isUploadedFile(value: unknown): value is UploadedFile {
+  const file = value as Partial<UploadedFile> | null;
+  return (
+    typeof file === 'object' && file !== null && typeof file.filename === 'string' && typeof file.contentType === 'string' &&
+    typeof (file.stream as AsyncIterable<Uint8Array> | undefined)?.[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * The {@link UploadedFile} of a client's {@link UploadInput} (in-process transports); undefined
+ * when the input is not one, which the dispatcher answers as a missing file.
+ */
+export function uploadedFileOf(input: unknown): UploadedFile | undefined {
+  const upload = input as Partial<UploadInput> | null | undefined;
+  const data = upload?.data;
+  if (!upload || typeof upload.filename !== 'string' || !(data instanceof Uint8Array || data instanceof Blob)) return undefined;
+  const stream =
+    data instanceof Uint8Array
+      ? (async function* () {
+          yield data;
+        })()
+      : (data.stream() as unknown as AsyncIterable<Uint8Array>);
+  return { filename: upload.filename, contentType: upload.content_type || 'application/octet-stream', stream };
+}
+
 /** Whether a handler result is a {@link BinaryBody}. */
 export function isBinaryBody(value: unknown): value is BinaryBody {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'binary' && typeof (value as { open?: unknown }).open === 'function';

@@ -1,6 +1,7 @@
 import { ApiError, toApiError } from '../shared/api-error.js';
 import { canonicalJson, sha256Hex } from '../shared/json.js';
-import { IDEMPOTENCY_KEY_MAX, type IdempotencyKeys } from '../shared/idempotency.js';
+import { IDEMPOTENCY_KEY_MAX, type IdempotencyDecision, type IdempotencyKeys, type StoredOutcome } from '../shared/idempotency.js';
+import { isUploadedFile, type ReceivedUpload, type UploadedFile } from './binary.js';
 import type { BoundRoute, CallContext, RouteDefinition } from './route.js';
 import { parseInput } from './validation.js';
 
@@ -66,8 +67,13 @@ export class Dispatcher {
       const input = {
         params: route.definition.params ? parseInput(route.definition.params, request.params ?? {}) : undefined,
         query: route.definition.query ? parseInput(route.definition.query, request.query ?? {}) : undefined,
-        body: route.definition.body ? parseInput(route.definition.body, request.body === undefined ? {} : request.body) : undefined,
+        body: route.definition.upload
+          ? uploadOf(request.body, route.definition.upload.field)
+          : route.definition.body
+            ? parseInput(route.definition.body, request.body === undefined ? {} : request.body)
+            : undefined,
       };
+      if (route.definition.upload) return await this.dispatchUpload(route, context, { ...input, body: input.body as UploadedFile }, request);
       const run = async (): Promise<DispatchResult> => {
         try {
           const body = await route.handle(context, input);
@@ -79,11 +85,58 @@ export class Dispatcher {
       };
       const key = request.idempotencyKey;
       if (route.definition.method !== 'POST' || key === undefined || key === null) return await run();
+      checkIdempotencyKey(key);
       return await this.idempotent(route.definition, context, key, request, run);
     } catch (error) {
       if (!(error instanceof ApiError)) this.onInternalError(error, route.definition.id);
       return errorResult(toApiError(error));
     }
+  }
+
+  /**
+   * Runs an upload route. Its Idempotency-Key fingerprint covers the file's name, type and
+   * SHA-256, which exist only once the bytes are in, so the key is claimed when the handler calls
+   * `received` (before it changes state) rather than before the handler runs.
+   */
+  private async dispatchUpload(
+    route: BoundRoute,
+    context: CallContext,
+    input: { params: unknown; query: unknown; body: UploadedFile },
+    request: DispatchRequest,
+  ): Promise<DispatchResult> {
+    const { definition } = route;
+    const key = definition.method === 'POST' ? request.idempotencyKey : undefined;
+    if (key !== undefined && key !== null) checkIdempotencyKey(key);
+    const file = input.body;
+    let claimed: Extract<IdempotencyDecision, { kind: 'proceed' }> | undefined;
+    const upload: ReceivedUpload = {
+      filename: file.filename,
+      contentType: file.contentType,
+      stream: file.stream,
+      received: async (sha256) => {
+        if (key === undefined || key === null || claimed) return;
+        const fingerprint = sha256Hex(
+          canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, upload: { filename: file.filename, content_type: file.contentType, sha256 } }),
+        );
+        const decision = this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
+        if (decision.kind === 'replay') throw new UploadReplay(decision.outcome);
+        claimed = decision;
+      },
+    };
+    let result: DispatchResult;
+    try {
+      const body = await route.handle(context, { ...input, body: upload });
+      result = { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
+    } catch (error) {
+      if (error instanceof UploadReplay) return { status: error.outcome.status, body: error.outcome.body, headers: { 'Idempotent-Replayed': 'true' } };
+      if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
+      result = errorResult(toApiError(error));
+    }
+    if (claimed) {
+      if (result.status === 400 || result.status === 401) claimed.abandon();
+      else await claimed.finish({ status: result.status, body: result.body });
+    }
+    return result;
   }
 
   private authenticate(definition: RouteDefinition, bearer: string | null): CallContext {
@@ -107,9 +160,6 @@ export class Dispatcher {
     request: DispatchRequest,
     run: () => Promise<DispatchResult>,
   ): Promise<DispatchResult> {
-    if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
-      throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'Idempotency-Key');
-    }
     const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
     const decision = this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
     if (decision.kind === 'replay') {
@@ -125,6 +175,26 @@ export class Dispatcher {
     if (result.status === 400 || result.status === 401) decision.abandon();
     else await decision.finish({ status: result.status, body: result.body });
     return result;
+  }
+}
+
+/** The uploaded file of an upload route. @throws ApiError 400 invalid_request on `field` when there is none */
+function uploadOf(body: unknown, field: string): UploadedFile {
+  if (!isUploadedFile(body)) throw new ApiError('invalid_request', `${field}: a multipart/form-data part named "${field}" holding a file is required`, field);
+  return body;
+}
+
+/** @throws ApiError 400 invalid_request for a key of the wrong length */
+function checkIdempotencyKey(key: string): void {
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+    throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'Idempotency-Key');
+  }
+}
+
+/** Thrown through an upload handler when its Idempotency-Key replays an earlier answer. */
+class UploadReplay extends Error {
+  constructor(readonly outcome: StoredOutcome) {
+    super('replayed');
   }
 }
 

@@ -32,6 +32,12 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
   binary?: true;
   /** Largest request body this route accepts, in bytes, when above the runtime's default. */
   maxBodyBytes?: number;
+  /**
+   * A multipart/form-data upload: the handler's `body` is a `ReceivedUpload` (binary.ts) whose
+   * bytes stream from the part named `field`; no JSON body, no JSON body limit (the handler
+   * enforces its own size limit while it stores the bytes).
+   */
+  upload?: { field: string };
   /** Success status: 201 for creates, 204 for deletes, 200 otherwise (DECISIONS.md). */
   status: 200 | 201 | 204;
 }

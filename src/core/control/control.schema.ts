@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { CreateAgentBody } from '../identity/identity.schema.js';
 import { intParam, timestamp } from '../shared/schemas.js';
+import { OpeningBalances } from '../wallet/wallet.schema.js';
 
 /**
  * Body of `POST /_sim/agents`: identity's fields plus what other areas set up at creation (they
  * extend this schema and read their fields in an `onAgentCreated` hook).
  */
-export const SimCreateAgentBody = CreateAgentBody;
+export const SimCreateAgentBody = CreateAgentBody.extend({
+  /** Opening wallet balances (wallet area), non-negative decimals: value funded into the service. */
+  balances: OpeningBalances.optional(),
+});
 export type SimCreateAgentBody = z.infer<typeof SimCreateAgentBody>;
 
 /** Answer of the clock endpoints. */

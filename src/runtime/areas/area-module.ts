@@ -21,4 +21,6 @@ export interface AreaModule {
   bind(context: AreaContext): void;
   /** Wires hooks and job handlers and returns the area's routes (after every area is bound). */
   start(context: AreaContext): BoundRoute[];
+  /** Called after a restore replaced the whole state, to drop state derived from the old one (indexes, caches). */
+  restored?(context: AreaContext): void;
 }
