@@ -17,6 +17,12 @@ const ALLOWED = {
   conformance: ['core', 'conformance', 'http', 'runtime', 'index'],
   index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp'],
 };
+// Libraries core and sim may use: pure and deterministic (validation, parsing, hashing, DI).
+// Anything with I/O, native or WebAssembly state (tokenizers, indexes, mail, HTTP) sits behind a
+// port in providers.
+const PURE_LIBRARIES = new Set(['zod', 'inversify', 'reflect-metadata', 'canonicalize', '@noble/hashes', '@scure/base', 'ibantools', 'node:crypto']);
+const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+
 const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 const layerOf = (file) => {
@@ -31,7 +37,13 @@ for (const file of files) {
   const edges = [];
   for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
     const spec = match[1] ?? match[2];
-    if (!spec.startsWith('.')) continue;
+    if (!spec.startsWith('.')) {
+      const layer = layerOf(file);
+      if ((layer === 'core' || layer === 'sim') && !PURE_LIBRARIES.has(packageOf(spec))) {
+        problems.push(`${file}: layer ${layer} may only use pure libraries, not ${spec} (put it behind a port in providers)`);
+      }
+      continue;
+    }
     const target = path.normalize(path.join(path.dirname(file), spec.replace(/\.js$/, '.ts')));
     edges.push(target);
     const from = layerOf(file);

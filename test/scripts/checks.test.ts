@@ -199,8 +199,22 @@ describe.concurrent('layer check (scripts/check-layers.mjs)', () => {
     expect(result.stderr).toContain('import cycle: src/core/a.ts -> src/core/wallet/b.ts -> src/core/shared/c.ts -> src/core/a.ts');
   });
 
-  it('ignores package imports', async () => {
-    const result = await check(LAYERS, tree({ 'src/core/shared/money.ts': "import Decimal from 'decimal.js';\nimport { z } from 'zod';\nexport const m = [Decimal, z];\n" }));
+  it('lets core use the pure libraries (zod, hashing, IBAN, base58)', async () => {
+    const result = await check(
+      LAYERS,
+      tree({ 'src/core/shared/money.ts': "import { z } from 'zod';\nimport { keccak_256 } from '@noble/hashes/sha3.js';\nimport { isValidIBAN } from 'ibantools';\nexport const m = [z, keccak_256, isValidIBAN];\n" }),
+    );
+    expect(result.code).toBe(0);
+  });
+
+  it('reports a library with I/O or WebAssembly state in core, which belongs behind a port', async () => {
+    const result = await check(LAYERS, tree({ 'src/core/memory/tokens.ts': "import { get_encoding } from '@dqbd/tiktoken';\nexport const e = get_encoding;\n" }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('src/core/memory/tokens.ts: layer core may only use pure libraries, not @dqbd/tiktoken');
+  });
+
+  it('lets providers use any library', async () => {
+    const result = await check(LAYERS, tree({ 'src/providers/tokens/t.ts': "import { get_encoding } from '@dqbd/tiktoken';\nexport const e = get_encoding;\n" }));
     expect(result.code).toBe(0);
   });
 });

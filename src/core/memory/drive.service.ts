@@ -16,6 +16,7 @@ import { MemoryConfig } from './memory-config.js';
 import { FILES, type FileRecord } from './memory-records.js';
 import type { FileList, FileObject, ListFilesQuery } from './memory.schema.js';
 import { MemoryService, type PreparedMemory } from './memory.service.js';
+import { Tokenizer } from '../ports/tokenizer.js';
 import { TokenChunker } from './tokens.js';
 
 /** Chunks embedded per embedder call while a document is indexed. */
@@ -52,6 +53,7 @@ export class DriveService {
     @inject(MemoryService) private readonly memories: MemoryService,
     @inject(MemoryConfig) private readonly config: MemoryConfig,
     @inject(ServiceConfig) private readonly service: ServiceConfig,
+    @inject(Tokenizer) private readonly tokenizer: Tokenizer,
   ) {}
 
   /**
@@ -124,7 +126,7 @@ export class DriveService {
    */
   private async indexText(kind: DocumentKind, blob: BlobRef): Promise<Array<Omit<PreparedMemory, 'metadata'>>> {
     const max = this.config.maxChunksPerFile;
-    const chunker = new TokenChunker({ chunkTokens: this.config.chunkTokens, overlapTokens: this.config.chunkOverlapTokens });
+    const chunker = new TokenChunker(this.tokenizer, { chunkTokens: this.config.chunkTokens, overlapTokens: this.config.chunkOverlapTokens });
     const prepared: Array<Omit<PreparedMemory, 'metadata'>> = [];
     let batch: string[] = [];
     const flush = async () => {

@@ -11,6 +11,7 @@ import { MemoryConfig } from './memory-config.js';
 import { MemoryIndexes } from './memory-index.js';
 import { MEMORIES, type MemoryRecord } from './memory-records.js';
 import type { CreateMemoryBody, CreatedMemory, Metadata, SearchMemoriesBody, SearchMemoriesResult } from './memory.schema.js';
+import { Tokenizer } from '../ports/tokenizer.js';
 import { exceedsTokens } from './tokens.js';
 import { encodeVector, normalize, scoreOf } from './vectors.js';
 
@@ -35,6 +36,7 @@ export class MemoryService {
     @inject(Embedder) private readonly embedder: Embedder,
     @inject(MemoryIndexes) private readonly indexes: MemoryIndexes,
     @inject(MemoryConfig) private readonly config: MemoryConfig,
+    @inject(Tokenizer) private readonly tokenizer: Tokenizer,
   ) {}
 
   /**
@@ -43,7 +45,7 @@ export class MemoryService {
    */
   async create(agentId: string, body: CreateMemoryBody): Promise<CreatedMemory> {
     const max = this.config.maxContentTokens;
-    if (exceedsTokens(body.content, max)) throw new ApiError('content_too_long', `content: must be at most ${max} tokens (cl100k_base)`, 'content');
+    if (exceedsTokens(this.tokenizer, body.content, max)) throw new ApiError('content_too_long', `content: must be at most ${max} tokens (cl100k_base)`, 'content');
     const [vector] = await this.embed([body.content]);
     return this.store.transaction((tx) => this.insert(tx, agentId, { content: body.content, metadata: body.metadata ?? {}, vector: vector! }, { event: true }));
   }
@@ -55,7 +57,7 @@ export class MemoryService {
    */
   async search(agentId: string, body: z.output<typeof SearchMemoriesBody>): Promise<SearchMemoriesResult> {
     const max = this.config.maxContentTokens;
-    if (exceedsTokens(body.query, max)) throw new ApiError('invalid_request', `query: must be at most ${max} tokens (cl100k_base)`, 'query');
+    if (exceedsTokens(this.tokenizer, body.query, max)) throw new ApiError('invalid_request', `query: must be at most ${max} tokens (cl100k_base)`, 'query');
     const [query] = await this.embed([body.query]);
     const index = await this.indexes.forAgent(agentId);
     const memories: SearchMemoriesResult['memories'] = [];

@@ -1,11 +1,4 @@
-import { get_encoding, type Tiktoken } from '@dqbd/tiktoken';
-
-let encoder: Tiktoken | undefined;
-
-/** The cl100k_base encoder, created once on first use (a WebAssembly module; kept for the process). */
-function cl100k(): Tiktoken {
-  return (encoder ??= get_encoding('cl100k_base'));
-}
+import type { Tokenizer } from '../ports/tokenizer.js';
 
 /** Longest stretch of only non-space (or only space) characters encoded in one piece. */
 const MAX_RUN = 128;
@@ -19,22 +12,12 @@ const LONG_RUN = /\S{129,}|\s{129,}/g;
  * from tiktoken's count by about one token per 128 characters. Every token still decodes to the
  * text's own bytes, in order.
  */
-function encode(text: string): Uint32Array {
-  try {
-    return encodeInPieces(cl100k(), text);
-  } catch (error) {
-    // A WebAssembly trap can leave the module's memory inconsistent: start afresh next time.
-    encoder = undefined;
-    throw error;
-  }
-}
-
-function encodeInPieces(encoder: Tiktoken, text: string): Uint32Array {
+function encode(tokenizer: Tokenizer, text: string): Uint32Array {
   LONG_RUN.lastIndex = 0;
   const long = LONG_RUN.test(text);
   // matchAll below starts from the pattern's lastIndex, which test() just moved.
   LONG_RUN.lastIndex = 0;
-  if (!long) return encoder.encode_ordinary(text);
+  if (!long) return tokenizer.encodeOrdinary(text);
   const parts: Uint32Array[] = [];
   let from = 0;
   for (const match of text.matchAll(LONG_RUN)) {
@@ -43,11 +26,11 @@ function encodeInPieces(encoder: Tiktoken, text: string): Uint32Array {
       // Never between the two halves of a surrogate pair.
       const at = (text.charCodeAt(cut) & 0xfc00) === 0xdc00 ? cut - 1 : cut;
       if (at <= from) continue;
-      parts.push(encoder.encode_ordinary(text.slice(from, at)));
+      parts.push(tokenizer.encodeOrdinary(text.slice(from, at)));
       from = at;
     }
   }
-  parts.push(encoder.encode_ordinary(text.slice(from)));
+  parts.push(tokenizer.encodeOrdinary(text.slice(from)));
   const tokens = new Uint32Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {
@@ -58,20 +41,20 @@ function encodeInPieces(encoder: Tiktoken, text: string): Uint32Array {
 }
 
 /**
- * Tokens of a text under tiktoken's cl100k_base (the GPT-4 / text-embedding-3 encoding). Special
- * token names such as `<|endoftext|>` count as ordinary text, as they would in a user's message.
+ * Tokens of a text under the tokenizer's encoding (cl100k_base by default). Special token names
+ * such as `<|endoftext|>` count as ordinary text, as they would in a user's message.
  */
-export function countTokens(text: string): number {
-  return encode(text).length;
+export function countTokens(tokenizer: Tokenizer, text: string): number {
+  return encode(tokenizer, text).length;
 }
 
 /**
  * Whether a text has more than `max` tokens. A token is at least one UTF-8 byte, so texts of at
  * most `max` bytes are answered without encoding them.
  */
-export function exceedsTokens(text: string, max: number): boolean {
+export function exceedsTokens(tokenizer: Tokenizer, text: string, max: number): boolean {
   if (Buffer.byteLength(text, 'utf8') <= max) return false;
-  return countTokens(text) > max;
+  return countTokens(tokenizer, text) > max;
 }
 
 /** How documents are cut into memories. */
@@ -104,6 +87,7 @@ export class TokenChunker {
   private pending = '';
 
   constructor(
+    private readonly tokenizer: Tokenizer,
     private readonly options: ChunkOptions,
     private readonly windowChars = 256 * 1024,
   ) {
@@ -127,7 +111,7 @@ export class TokenChunker {
     const text = this.pending;
     this.pending = '';
     if (!text) return [];
-    const tokens = encode(text);
+    const tokens = encode(this.tokenizer, text);
     const bytes = Buffer.from(text, 'utf8');
     const { chunkTokens: size, overlapTokens: overlap } = this.options;
     const stride = size - overlap;
@@ -162,7 +146,7 @@ export class TokenChunker {
     let position = 0;
     let offset = 0;
     for (const target of sorted) {
-      if (target > position) offset += cl100k().decode(tokens.subarray(position, target)).length;
+      if (target > position) offset += this.tokenizer.decodeBytes(tokens.subarray(position, target)).length;
       position = target;
       offsets.set(target, offset);
     }

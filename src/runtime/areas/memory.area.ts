@@ -5,6 +5,8 @@ import { memoryHandlers } from '../../core/memory/memory.handlers.js';
 import { MemoryService } from '../../core/memory/memory.service.js';
 import { DocumentExtractor } from '../../core/ports/document-extractor.js';
 import { Embedder } from '../../core/ports/embedder.js';
+import { Tokenizer } from '../../core/ports/tokenizer.js';
+import { TiktokenTokenizer } from '../../providers/tokens/tiktoken-tokenizer.js';
 import { VectorIndexFactory } from '../../core/ports/vector-index.js';
 import { LibraryDocumentExtractor } from '../../providers/documents/library-document-extractor.js';
 import { vectorIndexFactory } from '../../providers/vector/vector-index-factory.js';
@@ -21,6 +23,7 @@ export const memoryArea: AreaModule = {
     container
       .bind(VectorIndexFactory)
       .toConstantValue(options.providers?.vectorIndex ?? vectorIndexFactory(memory.index, memory.hnswThreshold === undefined ? {} : { hnswThreshold: memory.hnswThreshold }));
+    container.bind(Tokenizer).toConstantValue(new TiktokenTokenizer());
     container.bind(DocumentExtractor).toConstantValue(options.providers?.documentExtractor ?? new LibraryDocumentExtractor());
     container.bind(MemoryIndexes).toSelf();
     container.bind(MemoryService).toSelf();

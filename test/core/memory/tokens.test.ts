@@ -1,6 +1,11 @@
 import { get_encoding } from '@dqbd/tiktoken';
 import { describe, expect, it } from 'vitest';
-import { TokenChunker, countTokens, exceedsTokens } from '../../../src/core/memory/tokens.js';
+import { TokenChunker, countTokens as countWith, exceedsTokens as exceedsWith } from '../../../src/core/memory/tokens.js';
+import { TiktokenTokenizer } from '../../../src/providers/tokens/tiktoken-tokenizer.js';
+
+const tokenizer = new TiktokenTokenizer();
+const countTokens = (text: string) => countWith(tokenizer, text);
+const exceedsTokens = (text: string, max: number) => exceedsWith(tokenizer, text, max);
 
 const reference = get_encoding('cl100k_base');
 const refCount = (text: string) => reference.encode_ordinary(text).length;
@@ -28,7 +33,7 @@ describe('TokenChunker', () => {
   const longText = Array.from({ length: 2000 }, (_, i) => sentence(i)).join('');
 
   function chunkAll(text: string, pieces: number, options = { chunkTokens: 100, overlapTokens: 20 }, windowChars = 4096): string[] {
-    const chunker = new TokenChunker(options, windowChars);
+    const chunker = new TokenChunker(tokenizer, options, windowChars);
     const out: string[] = [];
     const size = Math.ceil(text.length / pieces);
     for (let i = 0; i < text.length; i += size) out.push(...chunker.push(text.slice(i, i + size)));
@@ -81,7 +86,7 @@ describe('TokenChunker', () => {
   });
 
   it('refuses an overlap as large as the chunk', () => {
-    expect(() => new TokenChunker({ chunkTokens: 10, overlapTokens: 10 })).toThrow(RangeError);
+    expect(() => new TokenChunker(tokenizer, { chunkTokens: 10, overlapTokens: 10 })).toThrow(RangeError);
   });
 });
 
@@ -103,7 +108,7 @@ describe('long runs without spaces', () => {
 
   it('chunks a document made of one huge word without losing text', () => {
     const text = `start ${'y'.repeat(300_000)} end`;
-    const chunker = new TokenChunker({ chunkTokens: 512, overlapTokens: 64 });
+    const chunker = new TokenChunker(tokenizer, { chunkTokens: 512, overlapTokens: 64 });
     const chunks = [...chunker.push(text), ...chunker.finish()];
     expect(chunks[0]!.startsWith('start ')).toBe(true);
     expect(chunks[chunks.length - 1]!.endsWith(' end')).toBe(true);
