@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRuntime } from '../index.js';
 import { serve } from '../http/serve.js';
 import { listenSmtp, type RunningSmtpServer } from '../smtp/smtp-listener.js';
 import { SmtpMailTransport } from '../providers/mail/smtp-mail-transport.js';
+import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
 import { JsonFilePersistence } from '../providers/persistence/json-file-persistence.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
@@ -17,11 +19,22 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --admin-token T      require "Authorization: Bearer T" on /_sim
   --service-domain D   domain of handles and mailboxes (default agents.test)
   --live               real clock and OS randomness instead of the simulation
+  --issuer-key FILE    sign credentials with this private Ed25519 JWK (live mode otherwise
+                       makes a new key each start, so old credentials stop verifying)
   --smtp-port N        also accept mail for the agents over SMTP on this port (0 picks one)
   --smtp-host HOST     address of the SMTP listener (default: --host)
   --smtp-relay URL     send mail for outside addresses through this relay,
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
   --demo               create a demo agent and print its API key and a curl line`;
+
+/** Loads a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`) for signing credentials. @throws Error naming the file */
+function issuerKeyFromFile(file: string): Ed25519IssuerKeys {
+  try {
+    return Ed25519IssuerKeys.fromJwk(JSON.parse(readFileSync(file, 'utf8')) as { kty: string; crv: string; d: string; x: string });
+  } catch (error) {
+    throw new Error(`--issuer-key ${file}: not a private Ed25519 JWK (${(error as Error).message})`);
+  }
+}
 
 /** Parses `serve` arguments into runtime and listen options. @throws Error with a usage message */
 export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host: string; port: number; demo: boolean; smtp: { host: string; port: number } | null } {
@@ -40,6 +53,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'smtp-port': { type: 'string' },
       'smtp-host': { type: 'string' },
       'smtp-relay': { type: 'string' },
+      'issuer-key': { type: 'string' },
     },
   });
   const port = Number(values.port);
@@ -51,7 +65,10 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values.data ? { persistence: new JsonFilePersistence(values.data), blobs: new FileBlobStore(`${values.data}.blobs`) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
-    ...(values['smtp-relay'] ? { providers: { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } } : {}),
+    providers: {
+      ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
+      ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),
+    },
   };
   const smtpPort = values['smtp-port'];
   if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);

@@ -1,0 +1,29 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseServeArgs } from '../../src/cli/serve-command.js';
+import { createRuntime } from '../../src/index.js';
+
+describe('agent-services serve --issuer-key', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'issuer-key-'));
+
+  it('signs credentials with the given private JWK, so they verify across restarts', async () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const jwk = privateKey.export({ format: 'jwk' });
+    const file = path.join(dir, 'issuer.jwk');
+    writeFileSync(file, JSON.stringify(jwk));
+    const first = await createRuntime(parseServeArgs(['--live', '--admin-token', 't', '--issuer-key', file]).runtime);
+    const second = await createRuntime(parseServeArgs(['--live', '--admin-token', 't', '--issuer-key', file]).runtime);
+    const keyOf = async (runtime: typeof first) => (await runtime.anonymous().getDidDocument()).verificationMethod[0]!.publicKeyJwk;
+    expect((await keyOf(first)).x).toBe(jwk.x);
+    expect((await keyOf(second)).x).toBe(jwk.x);
+  });
+
+  it('refuses a file that is not a private Ed25519 JWK, naming the file', () => {
+    const file = path.join(dir, 'not-a-key.json');
+    writeFileSync(file, '{"kty":"RSA"}');
+    expect(() => parseServeArgs(['--issuer-key', file])).toThrow(`--issuer-key ${file}: not a private Ed25519 JWK`);
+  });
+});
