@@ -67,8 +67,6 @@ export class Runtime {
       config: ServiceUrls;
       dispatcher: Dispatcher;
       sim: SimControl;
-      identity: IdentityService;
-      store: Store;
       saver: GroupCommit | null;
       hostedPayments: HostedPayments;
       mail: MailInbound;
@@ -88,7 +86,7 @@ export class Runtime {
    * @throws ApiError 400 invalid_request, 409 already_exists
    */
   createAgent(body: SimCreateAgentBody): Promise<CreatedAgent> {
-    return this.parts.identity.createAgent(parseInput(SimCreateAgentBody, body));
+    return this.sim.createAgent(parseInput(SimCreateAgentBody, body));
   }
 
   /** An in-process client acting as the agent that owns `apiKey`. */
@@ -213,5 +211,5 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
   );
 
-  return new Runtime({ options, config, dispatcher, sim, identity, store, saver, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService) });
+  return new Runtime({ options, config, dispatcher, sim, saver, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService) });
 }

@@ -89,13 +89,18 @@ export class SimControl {
     }
     const now = parseIso(snapshot.clock.now);
     if (now === undefined) throw new ApiError('invalid_request', 'clock.now: must be an ISO 8601 date-time', 'clock.now');
-    const previous = { store: this.deps.store.export(), random: this.deps.random.state() };
+    // Random state first: it is checked before it is applied and cheap to put back, while a store
+    // import either replaces everything or (throwing) nothing.
+    const previousRandom = this.deps.random.state();
     try {
-      this.deps.store.import(snapshot.store as StoreSnapshot);
       this.deps.random.restore(snapshot.random);
     } catch {
-      this.deps.store.import(previous.store);
-      this.deps.random.restore(previous.random);
+      throw new ApiError('invalid_request', 'random: not a state of this runtime\'s generator', 'random');
+    }
+    try {
+      this.deps.store.import(snapshot.store as StoreSnapshot);
+    } catch {
+      this.deps.random.restore(previousRandom);
       throw new ApiError('invalid_request', 'the snapshot could not be restored', 'store');
     }
     this.deps.restored?.();

@@ -62,33 +62,40 @@ export class Dispatcher {
   async dispatch(request: DispatchRequest): Promise<DispatchResult> {
     const route = this.routes.get(request.routeId);
     if (!route) return errorResult(new ApiError('not_found', 'no such route'));
+    const { definition } = route;
     try {
-      const context = this.authenticate(route.definition, request.bearer ?? null);
-      const input = {
-        params: route.definition.params ? parseInput(route.definition.params, request.params ?? {}) : undefined,
-        query: route.definition.query ? parseInput(route.definition.query, request.query ?? {}) : undefined,
-        body: route.definition.upload
-          ? uploadOf(request.body, route.definition.upload.field)
-          : route.definition.body
-            ? parseInput(route.definition.body, request.body === undefined ? {} : request.body)
-            : undefined,
-      };
-      if (route.definition.upload) return await this.dispatchUpload(route, context, { ...input, body: input.body as UploadedFile }, request);
-      const run = async (): Promise<DispatchResult> => {
-        try {
-          const body = await route.handle(context, input);
-          return { status: route.definition.status, body: route.definition.status === 204 ? null : body, headers: {} };
-        } catch (error) {
-          if (!(error instanceof ApiError)) this.onInternalError(error, route.definition.id);
-          return errorResult(toApiError(error));
-        }
-      };
-      const key = request.idempotencyKey;
-      if (route.definition.method !== 'POST' || key === undefined || key === null) return await run();
-      checkIdempotencyKey(key);
-      return await this.idempotent(route.definition, context, key, request, run);
+      const context = this.authenticate(definition, request.bearer ?? null);
+      const params = definition.params ? parseInput(definition.params, request.params ?? {}) : undefined;
+      const query = definition.query ? parseInput(definition.query, request.query ?? {}) : undefined;
+      const body = definition.upload
+        ? uploadOf(request.body, definition.upload.field)
+        : definition.body
+          ? parseInput(definition.body, request.body === undefined ? {} : request.body)
+          : undefined;
+      const key = definition.method === 'POST' ? (request.idempotencyKey ?? null) : null;
+      if (key !== null) checkIdempotencyKey(key);
+      if (definition.upload) return await this.dispatchUpload(route, context, { params, query, body: body as UploadedFile }, key, request);
+      const input = { params, query, body };
+      if (key === null) return await this.execute(route, context, input);
+      const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
+      const decision = this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
+      if (decision.kind === 'replay') return replayed(decision.outcome);
+      return await settle(decision, await this.execute(route, context, input));
     } catch (error) {
-      if (!(error instanceof ApiError)) this.onInternalError(error, route.definition.id);
+      if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
+      return errorResult(toApiError(error));
+    }
+  }
+
+  /** Runs the handler and turns what it answers or throws into a result; never throws. */
+  private async execute(route: BoundRoute, context: CallContext, input: { params: unknown; query: unknown; body: unknown }): Promise<DispatchResult> {
+    const { definition } = route;
+    try {
+      const body = await route.handle(context, input);
+      return { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
+    } catch (error) {
+      if (error instanceof UploadReplay) return replayed(error.outcome);
+      if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
       return errorResult(toApiError(error));
     }
   }
@@ -102,11 +109,10 @@ export class Dispatcher {
     route: BoundRoute,
     context: CallContext,
     input: { params: unknown; query: unknown; body: UploadedFile },
+    key: string | null,
     request: DispatchRequest,
   ): Promise<DispatchResult> {
     const { definition } = route;
-    const key = definition.method === 'POST' ? request.idempotencyKey : undefined;
-    if (key !== undefined && key !== null) checkIdempotencyKey(key);
     const file = input.body;
     let claimed: Extract<IdempotencyDecision, { kind: 'proceed' }> | undefined;
     const upload: ReceivedUpload = {
@@ -114,7 +120,7 @@ export class Dispatcher {
       contentType: file.contentType,
       stream: file.stream,
       received: async (sha256) => {
-        if (key === undefined || key === null || claimed) return;
+        if (key === null || claimed) return;
         const fingerprint = sha256Hex(
           canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, upload: { filename: file.filename, content_type: file.contentType, sha256 } }),
         );
@@ -123,20 +129,8 @@ export class Dispatcher {
         claimed = decision;
       },
     };
-    let result: DispatchResult;
-    try {
-      const body = await route.handle(context, { ...input, body: upload });
-      result = { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
-    } catch (error) {
-      if (error instanceof UploadReplay) return { status: error.outcome.status, body: error.outcome.body, headers: { 'Idempotent-Replayed': 'true' } };
-      if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
-      result = errorResult(toApiError(error));
-    }
-    if (claimed) {
-      if (result.status === 400 || result.status === 401) claimed.abandon();
-      else await claimed.finish({ status: result.status, body: result.body });
-    }
-    return result;
+    const result = await this.execute(route, context, { ...input, body: upload });
+    return claimed ? settle(claimed, result) : result;
   }
 
   private authenticate(definition: RouteDefinition, bearer: string | null): CallContext {
@@ -151,30 +145,6 @@ export class Dispatcher {
     const agentId = this.callers.agentFor(bearer);
     if (!agentId) throw new ApiError('unauthorized', 'unknown API key');
     return { agentId };
-  }
-
-  private async idempotent(
-    definition: RouteDefinition,
-    context: CallContext,
-    key: string,
-    request: DispatchRequest,
-    run: () => Promise<DispatchResult>,
-  ): Promise<DispatchResult> {
-    const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
-    const decision = this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
-    if (decision.kind === 'replay') {
-      return { status: decision.outcome.status, body: decision.outcome.body, headers: { 'Idempotent-Replayed': 'true' } };
-    }
-    let result: DispatchResult;
-    try {
-      result = await run();
-    } catch (error) {
-      decision.abandon();
-      throw error;
-    }
-    if (result.status === 400 || result.status === 401) decision.abandon();
-    else await decision.finish({ status: result.status, body: result.body });
-    return result;
   }
 }
 
@@ -196,6 +166,21 @@ class UploadReplay extends Error {
   constructor(readonly outcome: StoredOutcome) {
     super('replayed');
   }
+}
+
+/**
+ * Stores a claimed key's outcome, or releases the key when the request failed validation or
+ * authentication (DECISIONS.md: those are not stored).
+ */
+async function settle(decision: Extract<IdempotencyDecision, { kind: 'proceed' }>, result: DispatchResult): Promise<DispatchResult> {
+  if (result.status === 400 || result.status === 401) decision.abandon();
+  else await decision.finish({ status: result.status, body: result.body });
+  return result;
+}
+
+/** The answer that replays a stored outcome. */
+function replayed(outcome: StoredOutcome): DispatchResult {
+  return { status: outcome.status, body: outcome.body, headers: { 'Idempotent-Replayed': 'true' } };
 }
 
 function errorResult(error: ApiError): DispatchResult {

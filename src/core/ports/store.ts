@@ -70,7 +70,7 @@ export interface Store {
   onCommit(hook: () => void | Promise<void>): void;
   /** Plain-JSON copy of the whole store. */
   export(): StoreSnapshot;
-  /** Replaces the whole store with a snapshot. */
+  /** Replaces the whole store with a snapshot; if it throws, the store is unchanged. */
   import(snapshot: StoreSnapshot): void;
 }
 
