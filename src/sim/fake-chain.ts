@@ -1,7 +1,5 @@
 import { base58 } from '@scure/base';
-
-/** The simulated blockchains. */
-export type ChainNetwork = 'ethereum' | 'base' | 'solana';
+import type { ChainNetwork } from '../core/ports/payment-rails.js';
 
 /**
  * Block time and confirmation time of each simulated chain, in service milliseconds

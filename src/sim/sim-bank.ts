@@ -1,5 +1,4 @@
-/** The simulated bank rails. */
-export type BankRail = 'iban' | 'aba';
+import type { BankRail } from '../core/ports/payment-rails.js';
 
 /** How long a bank transfer stays pending: 24 hours of service time (DECISIONS.md). */
 export const BANK_SETTLE_MS = 24 * 60 * 60 * 1000;

@@ -50,25 +50,15 @@ export class SimPaymentRails implements PaymentRails, RailFaults {
     const failure = this.takeFailure(tx, transfer.to);
     const bytes = (n: number) => this.random.bytes(n);
     const chain = transfer.rail === 'iban' || transfer.rail === 'aba' ? undefined : transfer.rail;
-    const record: SimTransfer = chain
-      ? {
-          reference: transactionHash(chain, bytes),
-          transaction_id: transfer.transaction_id,
-          rail: chain,
-          block: blockAt(chain, nowMs),
-          settles_at_ms: nowMs + CHAIN_TIMING[chain].confirmMs,
-          outcome: failure ? 'failed' : 'confirmed',
-          reason: failure?.reason ?? null,
-        }
-      : {
-          reference: bankReference(transfer.rail as 'iban' | 'aba', bytes),
-          transaction_id: transfer.transaction_id,
-          rail: transfer.rail,
-          block: null,
-          settles_at_ms: nowMs + BANK_SETTLE_MS,
-          outcome: failure ? 'failed' : 'confirmed',
-          reason: failure?.reason ?? null,
-        };
+    const record: SimTransfer = {
+      reference: chain ? transactionHash(chain, bytes) : bankReference(transfer.rail as 'iban' | 'aba', bytes),
+      transaction_id: transfer.transaction_id,
+      rail: transfer.rail,
+      block: chain ? blockAt(chain, nowMs) : null,
+      settles_at_ms: nowMs + (chain ? CHAIN_TIMING[chain].confirmMs : BANK_SETTLE_MS),
+      outcome: failure ? 'failed' : 'confirmed',
+      reason: failure?.reason ?? null,
+    };
     tx.insert(TRANSFERS, record.reference, record);
     return { reference: record.reference, block: record.block, check_at_ms: record.settles_at_ms };
   }

@@ -1,8 +1,12 @@
 import type { ServiceIdentifier } from '../shared/di.js';
 import type { StoreTransaction } from './store.js';
 
+/** The blockchains a payment can travel on. */
+export type ChainNetwork = 'ethereum' | 'base' | 'solana';
+/** The bank rails a payment can travel on. */
+export type BankRail = 'iban' | 'aba';
 /** Where an outbound payment travels: a blockchain, or a bank rail. */
-export type RailName = 'ethereum' | 'base' | 'solana' | 'iban' | 'aba';
+export type RailName = ChainNetwork | BankRail;
 
 /** A payment the wallet has accepted and already debited, handed to the outside world. */
 export interface OutboundTransfer {

@@ -3,11 +3,6 @@ export const ASSETS = ['usd', 'eur', 'usdc', 'eth', 'sol'] as const;
 /** One of {@link ASSETS}. */
 export type Asset = (typeof ASSETS)[number];
 
-/** Fiat currencies, shown under `fiat` in the balance. */
-export const FIAT_ASSETS = ['usd', 'eur'] as const satisfies readonly Asset[];
-/** Crypto tokens, shown under `crypto` in the balance. */
-export const CRYPTO_ASSETS = ['usdc', 'eth', 'sol'] as const satisfies readonly Asset[];
-
 /** Decimal places of each asset: fiat 2 (DECISIONS.md), usdc 6, eth 18, sol 9 (SPEC.md). */
 export const DECIMALS: Readonly<Record<Asset, number>> = { usd: 2, eur: 2, usdc: 6, eth: 18, sol: 9 };
 

@@ -1,10 +1,11 @@
 import { ApiError } from '../shared/api-error.js';
 import { toMinorUnits } from './amount.js';
 import { DECIMALS, NETWORKS, NETWORK_ASSETS, isFiat, type Asset, type Network } from './assets.js';
+import type { RailName } from '../ports/payment-rails.js';
 import type { Recipient } from './recipients.js';
 
-/** How money leaves a wallet: a chain, a bank rail, or a book transfer inside the service. */
-export type Rail = Network | 'iban' | 'aba';
+/** How money leaves the service: a chain or a bank rail (book transfers stay inside). */
+export type Rail = RailName;
 
 /**
  * The fee schedule as decimal strings in the sent asset. Defaults (DECISIONS.md): ethereum usdc

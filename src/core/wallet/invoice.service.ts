@@ -7,7 +7,7 @@ import { ApiError, notFound } from '../shared/api-error.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
 import { IdentityService } from '../identity/identity.service.js';
-import { parseAmount, formatAmount } from './amount.js';
+import { formatAmount, parseAmount, storedMinor } from './amount.js';
 import { parseRecipient } from './recipients.js';
 import { WalletService } from './wallet.service.js';
 import type { CreateInvoiceBody, Invoice, PaymentMethod } from './wallet.schema.js';
@@ -109,8 +109,7 @@ export class InvoiceService {
       if (!invoice) throw notFound('invoice');
       if (invoice.status === 'paid') return invoice;
       const creator = this.identity.agent(invoice.agent_id);
-      const amount = parseAmount(invoice.amount, invoice.currency, 'amount');
-      this.wallet.credit(tx, creator, invoice.currency, amount, {
+      this.wallet.credit(tx, creator, invoice.currency, storedMinor(invoice.amount), {
         id: transactionId,
         from: invoice.to,
         kind: 'invoice',

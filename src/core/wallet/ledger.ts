@@ -34,7 +34,7 @@ export interface StoredTransaction extends WalletTransaction {
   reference: string | null;
 }
 
-/** Service-wide totals in minor units, as decimal strings: what came in, what fees kept, what left. */
+/** Service-wide totals as amounts at each asset's precision (like balances): what came in, what fees kept, what left. */
 interface TotalsRecord {
   funded_in: Record<Asset, string>;
   fees_collected: Record<Asset, string>;

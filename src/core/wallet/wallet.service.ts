@@ -11,7 +11,7 @@ import { formatAmount, parseAmount, storedMinor, toMinorUnits } from './amount.j
 import { ASSETS, DECIMALS, type Asset } from './assets.js';
 import { planSend } from './fees.js';
 import { Ledger, toWire, type StoredTransaction } from './ledger.js';
-import { isExternal, parseRecipient, recipientKey, type Recipient } from './recipients.js';
+import { isExternal, parseRecipient, recipientKey, type ExternalRecipient, type Recipient } from './recipients.js';
 import { WalletConfig } from './wallet-config.js';
 import type {
   FundWalletBody,
@@ -123,7 +123,7 @@ export class WalletService {
         rail: plan.rail as RailName,
         asset,
         amount: amountText,
-        to: recipientKey(recipient as Exclude<Recipient, { kind: 'handle' | 'email' }>),
+        to: recipientKey(recipient as ExternalRecipient),
         from_agent_id: agentId,
       });
       this.ledger.record(tx, { ...out, reference: submission.reference });
@@ -188,7 +188,7 @@ export class WalletService {
    */
   async fund(body: FundWalletBody): Promise<WalletTransaction> {
     const amount = parseAmount(body.amount, body.asset, 'amount');
-    const agent = this.identity.findByHandle(body.handle) ?? this.agentByEmail(body.handle);
+    const agent = this.identity.findByHandle(body.handle) ?? this.agentNamedBy(body.handle);
     if (!agent) throw new ApiError('recipient_not_found', `handle: no agent "${body.handle}" in this service`, 'handle');
     const transactionId = this.random.id('transaction');
     return this.store.transaction((tx) => {
@@ -272,7 +272,8 @@ export class WalletService {
     return undefined;
   }
 
-  private agentByEmail(text: string): AgentRecord | undefined {
+  /** The agent a handle with its suffix or an agent email names, if any. */
+  private agentNamedBy(text: string): AgentRecord | undefined {
     const recipient = parseRecipient(text);
     return recipient && !isExternal(recipient) ? this.resolveAgent(recipient) : undefined;
   }

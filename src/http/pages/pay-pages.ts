@@ -24,12 +24,7 @@ export function payPages(runtime: Runtime): Hono {
     const invoiceId = c.req.param('invoice_id');
     const hosted = runtime.hostedPayments.invoice(invoiceId);
     if (!hosted) return html(404, notFoundPage());
-    let form: Record<string, unknown> = {};
-    try {
-      form = await c.req.parseBody();
-    } catch {
-      form = {};
-    }
+    const form: Record<string, unknown> = await c.req.parseBody().catch(() => ({}));
     const method = PaymentMethod.safeParse(form.method);
     if (!method.success) return html(400, invoicePage(hosted, { error: 'Choose how to pay: card, bank transfer or crypto.' }));
     try {
