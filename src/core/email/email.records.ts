@@ -77,20 +77,11 @@ export interface OwnedAttachment extends StoredAttachment {
 }
 
 /** An outbound message and what the transport did with it. */
-export interface OutboundRecord {
+export interface OutboundRecord
+  extends Pick<StoredMessage, 'thread_id' | 'owner' | 'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'text' | 'html' | 'headers' | 'attachments'> {
   message_id: string;
-  thread_id: string;
-  owner: string;
-  from: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
+  /** The envelope: every recipient outside the service (to, cc and bcc). */
   recipients: string[];
-  subject: string;
-  text: string | null;
-  html: string | null;
-  headers: Record<string, string>;
-  attachments: StoredAttachment[];
   sent_at: string;
   sent_ms: number;
   status: 'queued' | 'sent' | 'failed';

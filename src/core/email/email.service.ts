@@ -16,15 +16,10 @@ import { MESSAGES, messageView, ownedKey, type OutboundRecord, type StoredMessag
 import { composedHeaders } from './headers.js';
 import { Mailboxes } from './mailboxes.js';
 import { OutboundDelivery } from './outbound.js';
+import { blobBytes } from '../shared/blob-bytes.js';
 
 /** A message an agent is about to send, after validation. */
-interface Draft {
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  subject: string;
-  text: string | null;
-  html: string | null;
+interface Draft extends Pick<StoredMessage, 'to' | 'cc' | 'bcc' | 'subject' | 'text' | 'html'> {
   attachments: readonly AttachmentInput[];
   /** Set for replies: the thread joined and the threading headers. */
   threadId?: string;
@@ -126,7 +121,7 @@ export class EmailService {
       contentType: attachment.content_type,
       filename: attachment.filename,
       size: attachment.size,
-      open: () => blobs.open(attachment.sha256) ?? (async function* () {})(),
+      open: () => blobBytes(blobs, attachment.sha256),
     };
   }
 

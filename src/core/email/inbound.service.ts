@@ -71,15 +71,10 @@ export class InboundMailService implements MailInbound {
    */
   async receive(body: InboundEmailBody): Promise<InboundAccepted> {
     const to = body.to === undefined ? [] : Array.isArray(body.to) ? body.to : [body.to];
-    if (body.raw !== undefined) {
-      const envelope = body.to === undefined ? undefined : to.map((address, index) => [address, Array.isArray(body.to) ? `to.${index}` : 'to'] as const);
-      return this.parseAndDeliver(Buffer.from(body.raw, 'utf8'), envelope);
-    }
+    const toParams = to.map((address, index) => [address, Array.isArray(body.to) ? `to.${index}` : 'to'] as const);
+    if (body.raw !== undefined) return this.parseAndDeliver(Buffer.from(body.raw, 'utf8'), body.to === undefined ? undefined : toParams);
     const cc = body.cc ?? [];
-    const agents = this.agentsAmong([
-      ...to.map((address, index) => [address, Array.isArray(body.to) ? `to.${index}` : 'to'] as const),
-      ...cc.map((address, index) => [address, `cc.${index}`] as const),
-    ]);
+    const agents = this.agentsAmong([...toParams, ...cc.map((address, index) => [address, `cc.${index}`] as const)]);
     const extra = body.headers ?? {};
     const header = (name: string) => Object.entries(extra).find(([key]) => key.toLowerCase() === name)?.[1] ?? null;
     const messageId = msgIds(header('message-id'))[0] ?? null;
@@ -167,6 +162,8 @@ export class InboundMailService implements MailInbound {
     const rfcMessageId = mail.messageId ?? messageIdHeader(id, this.config.serviceDomain);
     const headers = { ...mail.headers, 'Message-ID': mail.headers['Message-ID'] || rfcMessageId };
     const nowMs = this.clock.now();
+    const receivedAt = toIso(nowMs);
+    const snippet = snippetOf(mail.text, mail.html);
     const threadId = await this.store.transaction((tx) => {
       const thread = this.mailboxes.knownThread(tx, { messageId: rfcMessageId, inReplyTo: mail.inReplyTo, references: mail.references }) ?? this.random.id('thread');
       this.mailboxes.registerMessageId(tx, rfcMessageId, thread);
@@ -185,8 +182,8 @@ export class InboundMailService implements MailInbound {
           html: mail.html,
           headers,
           attachments,
-          snippet: snippetOf(mail.text, mail.html),
-          received_at: toIso(nowMs),
+          snippet,
+          received_at: receivedAt,
           received_ms: nowMs,
           read: false,
         });

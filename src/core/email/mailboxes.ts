@@ -92,10 +92,10 @@ export class Mailboxes {
 
   /** Remembers which thread a Message-ID belongs to (the first message with an id wins). */
   registerMessageId(tx: StoreTransaction, messageId: string, threadId: string): void {
-    for (const id of msgIds(messageId).slice(0, 1)) {
-      const key = id.slice(1, -1);
-      if (!tx.get(MESSAGE_IDS, key)) tx.insert(MESSAGE_IDS, key, { thread_id: threadId });
-    }
+    const id = msgIds(messageId)[0];
+    if (id === undefined) return;
+    const key = id.slice(1, -1);
+    if (!tx.get(MESSAGE_IDS, key)) tx.insert(MESSAGE_IDS, key, { thread_id: threadId });
   }
 
   /**

@@ -6,6 +6,7 @@ import { Store, type StoreTransaction } from '../ports/store.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import type { Outbox } from './email.schema.js';
 import { OUTBOUND, outboxView, type OutboundRecord } from './email.records.js';
+import { blobBytes } from '../shared/blob-bytes.js';
 
 /** Longest transport error kept on an outbound record. */
 const ERROR_MAX = 500;
@@ -87,7 +88,7 @@ export class OutboundDelivery {
         filename: attachment.filename,
         contentType: attachment.content_type,
         size: attachment.size,
-        open: () => blobs.open(attachment.sha256) ?? (async function* () {})(),
+        open: () => blobBytes(blobs, attachment.sha256),
       })),
     };
   }

@@ -18,6 +18,7 @@ import type { FileList, FileObject, ListFilesQuery } from './memory.schema.js';
 import { MemoryService, type PreparedMemory } from './memory.service.js';
 import { Tokenizer } from '../ports/tokenizer.js';
 import { TokenChunker } from './tokens.js';
+import { blobBytes } from '../shared/blob-bytes.js';
 
 /** Chunks embedded per embedder call while a document is indexed. */
 const EMBED_BATCH = 64;
@@ -77,7 +78,7 @@ export class DriveService {
         name,
         size: blob.size,
         sha256: blob.sha256,
-        content_type: servedContentType(name, file.contentType, kind),
+        content_type: servedContentType(file.contentType, kind),
         indexed: chunks.length > 0,
         chunks: chunks.length,
         created_at: toIso(this.clock.now()),
@@ -109,13 +110,12 @@ export class DriveService {
   download(agentId: string, fileId: string): BinaryBody {
     const record = this.store.view.get<FileRecord>(FILES, fileId);
     if (!record || record.agent_id !== agentId || !this.blobs.has(record.sha256)) throw notFound('file');
-    const blobs = this.blobs;
     return {
       kind: 'binary',
       contentType: record.content_type,
       filename: record.name,
       size: record.size,
-      open: () => blobs.open(record.sha256) ?? (async function* () {})(),
+      open: () => this.openBlob(record.sha256),
     };
   }
 
@@ -142,10 +142,9 @@ export class DriveService {
       }
       return prepared.length + batch.length < max;
     };
-    const open = () => this.blobs.open(blob.sha256) ?? (async function* () {})();
     try {
       let more = true;
-      for await (const piece of guarded(this.extractor.extract(kind, open, blob.size))) {
+      for await (const piece of guarded(this.extractor.extract(kind, () => this.openBlob(blob.sha256), blob.size))) {
         if (!(more = await take(chunker.push(piece)))) break;
       }
       if (more) await take(chunker.finish());
@@ -155,6 +154,11 @@ export class DriveService {
     }
     await flush();
     return prepared;
+  }
+
+  /** The bytes of a stored blob (none when it has gone missing). */
+  private openBlob(sha256: string): AsyncIterable<Uint8Array> {
+    return blobBytes(this.blobs, sha256);
   }
 
   private toFile(record: FileRecord): FileObject {
