@@ -27,6 +27,7 @@ import { FileBlobStore, createRuntime, serve, type AgentClient } from '../src/in
 import { ExactVectorIndex } from '../src/providers/vector/exact-vector-index.js';
 import { HnswVectorIndex } from '../src/providers/vector/hnsw-vector-index.js';
 import { hashingVector } from '../src/sim/hashing-embedder.js';
+import { clusteredTexts } from '../test/providers/vector/clustered-texts.js';
 
 function option(args: string[], name: string, fallback: string): string {
   const index = args.indexOf(`--${name}`);
@@ -37,41 +38,24 @@ const MB = 1024 * 1024;
 const fmt = (value: number, digits = 2) => value.toFixed(digits);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))]!;
 
-/** A seeded generator of topical notes and of queries recalling them. */
+/**
+ * A seeded generator of topical notes (those of the vector index tests, over 300 topics, with
+ * their words shuffled) and of queries recalling them.
+ */
 function corpus(seed: number) {
-  let state = seed >>> 0 || 1;
-  const random = () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const word = (i: number) => {
-    let text = '';
-    for (let n = i + 1; n > 0; n = Math.floor(n / 85)) text += 'bcdfghjklmnprstvz'[n % 17]! + 'aeiou'[Math.floor(n / 17) % 5]!;
-    return text;
-  };
-  const topics = Array.from({ length: 300 }, (_, t) => Array.from({ length: 40 }, (_, j) => word(1000 + t * 40 + j)));
-  const common = Array.from({ length: 1000 }, (_, i) => word(i));
-  const names = Array.from({ length: 30_000 }, (_, i) => word(50_000 + i));
+  const texts = clusteredTexts(seed, 300);
+  const { random } = texts;
   return {
     note(): string {
-      const topic = pick(topics);
-      const words: string[] = [];
-      for (let i = 0, n = 6 + Math.floor(random() * 8); i < n; i++) words.push(pick(topic));
-      for (let i = 0, n = 4 + Math.floor(random() * 8); i < n; i++) words.push(common[Math.floor(common.length * random() ** 2)]!);
-      words.push(pick(names));
+      const words = texts.text().split(' ');
       for (let i = words.length - 1; i > 0; i--) {
         const j = Math.floor(random() * (i + 1));
         [words[i], words[j]] = [words[j]!, words[i]!];
       }
       return words.join(' ');
     },
-    query(note: string): string {
-      const words = note.split(' ');
-      const kept = words.filter(() => random() < 0.5).slice(0, 6);
-      return (kept.length > 0 ? kept : words.slice(0, 1)).join(' ');
-    },
-    pick,
+    query: (note: string) => texts.queryFor(note),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!,
   };
 }
 

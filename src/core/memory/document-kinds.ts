@@ -54,7 +54,7 @@ export function documentKindOf(filename: string, contentType: string): DocumentK
  * The content type a file is served with: the client's, unless it sent none or the generic
  * `application/octet-stream`, in which case that of its format when it is an indexed one.
  */
-export function servedContentType(filename: string, contentType: string, kind: DocumentKind | undefined): string {
+export function servedContentType(contentType: string, kind: DocumentKind | undefined): string {
   const given = contentType.trim();
   if (given && mediaType(given) !== 'application/octet-stream') return given;
   return kind ? DOCUMENT_CONTENT_TYPES[kind] : 'application/octet-stream';

@@ -4,7 +4,7 @@ import { Store } from '../ports/store.js';
 import { VectorIndexFactory, type VectorHit, type VectorIndex } from '../ports/vector-index.js';
 import type { Metadata } from './memory.schema.js';
 import { MEMORIES, type MemoryRecord } from './memory-records.js';
-import { decodeVector, encodeVector, normalize } from './vectors.js';
+import { decodeVector, embedNormalized, encodeVector } from './vectors.js';
 
 /** Memories embedded again per embedder call when an index is built. */
 const REEMBED_BATCH = 64;
@@ -23,11 +23,6 @@ export class AgentIndex {
   private readonly postings = new Map<string, Set<string>>();
 
   constructor(private readonly factory: VectorIndexFactory) {}
-
-  /** How many memories are indexed. */
-  get size(): number {
-    return this.vectors?.size ?? 0;
-  }
 
   /** Adds a memory (again adding one is a no-op). */
   add(id: string, vector: Float32Array, metadata: Metadata): void {
@@ -57,7 +52,7 @@ export class AgentIndex {
    * The ids whose metadata holds every pair of `filter` (strict equality), or undefined for no
    * filter (everything qualifies).
    */
-  matching(filter: Metadata | undefined): ReadonlySet<string> | undefined {
+  private matching(filter: Metadata | undefined): ReadonlySet<string> | undefined {
     const pairs = Object.entries(filter ?? {});
     if (pairs.length === 0) return undefined;
     const sets: Array<Set<string>> = [];
@@ -135,34 +130,41 @@ export class MemoryIndexes {
     this.building.clear();
   }
 
+  /**
+   * Reads the agent's memories into a new index and publishes it. Memories whose vector is
+   * missing, unreadable or of another model are embedded again (once per build), then the
+   * memories are read afresh: from that read to publishing nothing awaits, so no commit can fall
+   * between the read and the updates that follow it.
+   */
   private async build(agentId: string): Promise<AgentIndex> {
-    for (;;) {
+    const model = this.embedder.model;
+    for (let reembedded = false; ; ) {
       const generation = this.generation;
-      await this.reembedStale(agentId);
-      if (generation !== this.generation) continue;
-      // From here to the end nothing awaits: the index is read from committed state and
-      // published in one step, so no commit can fall between the read and later updates.
       const index = new AgentIndex(this.factory);
+      const stale: MemoryRecord[] = [];
       const rows = this.store.view.page<MemoryRecord>(MEMORIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER }).items;
       for (let i = rows.length - 1; i >= 0; i--) {
         const record = rows[i]!.record;
-        const vector = record.embedding_model === this.embedder.model ? decodeVector(record.vector) : undefined;
+        const vector = record.embedding_model === model && typeof record.vector === 'string' ? decodeVector(record.vector) : undefined;
         if (vector) index.add(record.memory_id, vector, record.metadata);
+        else stale.push(record);
       }
-      this.ready.set(agentId, index);
-      return index;
+      if (stale.length === 0 || reembedded) {
+        this.ready.set(agentId, index);
+        return index;
+      }
+      await this.reembed(stale);
+      // A restore meanwhile replaced the store: start over, re-embedding included.
+      reembedded = generation === this.generation;
     }
   }
 
-  /** Embeds again the agent's memories whose stored vector is missing or of another model. */
-  private async reembedStale(agentId: string): Promise<void> {
+  /** Embeds memories again with the current embedder and stores their new vectors. */
+  private async reembed(stale: readonly MemoryRecord[]): Promise<void> {
     const model = this.embedder.model;
-    const stale = this.store.view
-      .page<MemoryRecord>(MEMORIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER, where: (record) => record.embedding_model !== model || typeof record.vector !== 'string' || record.vector === '' })
-      .items.map((item) => item.record);
     for (let start = 0; start < stale.length; start += REEMBED_BATCH) {
       const batch = stale.slice(start, start + REEMBED_BATCH);
-      const vectors = (await this.embedder.embed(batch.map((record) => record.content))).map(normalize);
+      const vectors = await embedNormalized(this.embedder, batch.map((record) => record.content));
       await this.store.transaction((tx) => {
         batch.forEach((record, i) => {
           const current = tx.get<MemoryRecord>(MEMORIES, record.memory_id);

@@ -13,7 +13,7 @@ import { MEMORIES, type MemoryRecord } from './memory-records.js';
 import type { CreateMemoryBody, CreatedMemory, Metadata, SearchMemoriesBody, SearchMemoriesResult } from './memory.schema.js';
 import { Tokenizer } from '../ports/tokenizer.js';
 import { exceedsTokens } from './tokens.js';
-import { encodeVector, normalize, scoreOf } from './vectors.js';
+import { embedNormalized, encodeVector, scoreOf } from './vectors.js';
 
 /** A memory ready to be written: its text, metadata and normalised vector. */
 export interface PreparedMemory {
@@ -85,11 +85,8 @@ export class MemoryService {
   }
 
   /** Normalised vectors of texts, from the embedder. @throws ApiError 500 internal_error when it fails */
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return [];
-    const vectors = await this.embedder.embed(texts);
-    if (vectors.length !== texts.length) throw new ApiError('internal_error', 'the embedder answered the wrong number of vectors');
-    return vectors.map(normalize);
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return embedNormalized(this.embedder, texts);
   }
 
   /**

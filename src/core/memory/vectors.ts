@@ -1,4 +1,6 @@
 /** Vector helpers: normalisation, similarity to score, and a compact text form for the store. */
+import type { Embedder } from '../ports/embedder.js';
+import { ApiError } from '../shared/api-error.js';
 
 /** A copy of `vector` scaled to unit length (a zero vector stays zero). */
 export function normalize(vector: Float32Array): Float32Array {
@@ -9,6 +11,17 @@ export function normalize(vector: Float32Array): Float32Array {
   const scale = 1 / Math.sqrt(norm);
   for (let i = 0; i < vector.length; i++) out[i] = vector[i]! * scale;
   return out;
+}
+
+/**
+ * Normalised vectors of texts, one per text, from `embedder`.
+ * @throws ApiError 500 internal_error when it answers the wrong number of vectors (or fails)
+ */
+export async function embedNormalized(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+  if (texts.length === 0) return [];
+  const vectors = await embedder.embed(texts);
+  if (vectors.length !== texts.length) throw new ApiError('internal_error', 'the embedder answered the wrong number of vectors');
+  return vectors.map(normalize);
 }
 
 /**

@@ -16,22 +16,30 @@ export async function* plainText(source: AsyncIterable<Uint8Array>): AsyncIterab
   if (rest) yield rest;
 }
 
+/** Lines joined into pieces of about {@link PIECE_CHARS} characters. */
+async function* inPieces(lines: AsyncIterable<string>): AsyncIterable<string> {
+  let piece = '';
+  for await (const line of lines) {
+    piece += line;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece) yield piece;
+}
+
 /** CSV rows as lines of comma-separated cells, parsed as they stream (csv-parse). */
 export async function* csvText(source: AsyncIterable<Uint8Array>): AsyncIterable<string> {
   const input = Readable.from(source, { objectMode: false });
   const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
-  let piece = '';
+  async function* lines(): AsyncIterable<string> {
+    for await (const row of parser as AsyncIterable<string[]>) yield `${row.join(', ')}\n`;
+  }
   try {
-    for await (const row of parser as AsyncIterable<string[]>) {
-      piece += `${row.join(', ')}\n`;
-      if (piece.length >= PIECE_CHARS) {
-        yield piece;
-        piece = '';
-      }
-    }
-    if (piece) yield piece;
+    yield* inPieces(lines());
   } finally {
     input.destroy();
     parser.destroy();
@@ -55,24 +63,19 @@ export function cellText(value: unknown): string {
 export async function* xlsxText(source: AsyncIterable<Uint8Array>): AsyncIterable<string> {
   const input = Readable.from(source, { objectMode: false });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
-  let piece = '';
-  try {
+  async function* lines(): AsyncIterable<string> {
     for await (const sheet of reader) {
       const name = (sheet as unknown as { name?: unknown }).name;
-      piece += `${typeof name === 'string' && name ? `Sheet: ${name}` : 'Sheet'}\n`;
+      yield `${typeof name === 'string' && name ? `Sheet: ${name}` : 'Sheet'}\n`;
       for await (const row of sheet) {
-        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-        const cells = values.map(cellText);
+        const cells = (Array.isArray(row.values) ? row.values.slice(1) : []).map(cellText);
         while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
-        if (cells.length === 0) continue;
-        piece += `${cells.join(', ')}\n`;
-        if (piece.length >= PIECE_CHARS) {
-          yield piece;
-          piece = '';
-        }
+        if (cells.length > 0) yield `${cells.join(', ')}\n`;
       }
     }
-    if (piece) yield piece;
+  }
+  try {
+    yield* inPieces(lines());
   } finally {
     input.destroy();
   }

@@ -1,4 +1,5 @@
 import type { Embedder } from '../../core/ports/embedder.js';
+import { decodeVector } from '../../core/memory/vectors.js';
 import { ApiError } from '../../core/shared/api-error.js';
 
 /** Where and how to reach an OpenAI-compatible embeddings endpoint. */
@@ -34,15 +35,6 @@ interface EmbeddingsResponse {
 const MAX_RETRY_AFTER_MS = 10_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Decodes an `encoding_format: base64` embedding (little-endian float32). */
-function fromBase64(text: string): Float32Array {
-  const bytes = Buffer.from(text, 'base64');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const vector = new Float32Array(bytes.byteLength >>> 2);
-  for (let i = 0; i < vector.length; i++) vector[i] = view.getFloat32(i * 4, true);
-  return vector;
-}
 
 /**
  * An {@link Embedder} over any OpenAI-compatible `POST /v1/embeddings` endpoint (OpenAI, Ollama,
@@ -123,7 +115,9 @@ export class OpenAICompatibleEmbedder implements Embedder {
     const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     return ordered.map((item) => {
       const embedding = item.embedding;
-      if (typeof embedding === 'string') return fromBase64(embedding);
+      // `encoding_format: base64`: little-endian float32, decoded as memories store vectors.
+      const vector = typeof embedding === 'string' ? decodeVector(embedding) : undefined;
+      if (vector) return vector;
       if (Array.isArray(embedding) && embedding.every((value) => typeof value === 'number' && Number.isFinite(value))) return Float32Array.from(embedding);
       throw new ApiError('internal_error', 'the embedding provider answered an embedding that is not a list of numbers');
     });

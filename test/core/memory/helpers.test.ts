@@ -55,9 +55,9 @@ describe('document kinds', () => {
   });
 
   it("serves the client's content type, or the format's when it sent none", () => {
-    expect(servedContentType('a.pdf', 'application/octet-stream', 'pdf')).toBe('application/pdf');
-    expect(servedContentType('a.bin', '', undefined)).toBe('application/octet-stream');
-    expect(servedContentType('a.txt', 'text/plain; charset=utf-8', 'txt')).toBe('text/plain; charset=utf-8');
+    expect(servedContentType('application/octet-stream', 'pdf')).toBe('application/pdf');
+    expect(servedContentType('', undefined)).toBe('application/octet-stream');
+    expect(servedContentType('text/plain; charset=utf-8', 'txt')).toBe('text/plain; charset=utf-8');
   });
 });
 

@@ -108,6 +108,39 @@ describe('memory and snapshots', () => {
     expect(memories[0]).toMatchObject({ id: created.memory_id, content: 'the violin needs new strings' });
     expect(memories[0]!.score).toBeGreaterThan(0.5);
   });
+
+  it('embeds again a memory whose stored vector is unreadable, instead of leaving it out of search', async () => {
+    const runtime = await createRuntime({ seed: 8 });
+    const agent = await agentOf(runtime, 'mended');
+    const created = await agent.createMemory({ content: 'the kettle whistles at noon' });
+    const snapshot = structuredClone(runtime.sim.snapshot());
+    const row = snapshot.store.collections.memories!.rows[0]!;
+    row[3] = { ...(row[3] as object), vector: 'AAA' };
+    await runtime.sim.restore(JSON.parse(JSON.stringify(snapshot)));
+    const { memories } = await agent.searchMemories({ query: 'kettle whistles' });
+    expect(memories.map((memory) => memory.id)).toEqual([created.memory_id]);
+    expect((runtime.sim.snapshot().store.collections.memories!.rows[0]![3] as { vector: string }).vector).not.toBe('AAA');
+  });
+});
+
+describe('memory errors', () => {
+  it('keeps nothing of an upload whose indexing fails: no file, no memories, no events', async () => {
+    const failing: Embedder = {
+      model: new HashingEmbedder().model,
+      embed: async (texts) => {
+        if (texts.some((text) => text.includes('explode'))) throw new Error('embedding provider down');
+        return new HashingEmbedder().embed(texts);
+      },
+    };
+    const runtime = await createRuntime({ providers: { embedder: failing } });
+    const agent = await agentOf(runtime, 'unlucky');
+    await expect(agent.uploadFile({ filename: 'notes.txt', data: text('the boiler will explode on Monday') })).rejects.toMatchObject({ status: 500, code: 'internal_error' });
+    expect((await agent.listFiles()).total).toBe(0);
+    expect((await agent.searchMemories({ query: 'boiler Monday' })).memories).toEqual([]);
+    expect(runtime.sim.events(0, 100).events.map((event) => event.type).filter((type) => /^(memory|file)\./.test(type))).toEqual([]);
+    // The same runtime still takes uploads.
+    expect((await agent.uploadFile({ filename: 'ok.txt', data: text('the boiler was serviced') })).indexed).toBe(true);
+  });
 });
 
 describe('memory determinism', () => {

@@ -98,6 +98,15 @@ describe('OpenAICompatibleEmbedder', () => {
     expect(server.seen).toHaveLength(3);
   });
 
+  it('reads base64 embeddings (little-endian float32) and refuses one that is not a vector', async () => {
+    const base64 = (...values: number[]) => Buffer.from(Float32Array.from(values).buffer).toString('base64');
+    const answering = (embedding: string) =>
+      new OpenAICompatibleEmbedder({ baseUrl, model: 'b64', retries: 0, fetch: async () => Response.json({ data: [{ index: 0, embedding }] }) });
+    expect([...(await answering(base64(0.5, -2, 3)).embed(['x']))[0]!]).toEqual([0.5, -2, 3]);
+    await expect(answering(base64(1, Number.NaN)).embed(['x'])).rejects.toMatchObject({ status: 500, code: 'internal_error' });
+    await expect(answering('AAA').embed(['x'])).rejects.toMatchObject({ status: 500, code: 'internal_error' });
+  });
+
   it('answers internal_error when the server cannot be reached', async () => {
     const embedder = new OpenAICompatibleEmbedder({ baseUrl: 'http://127.0.0.1:1', model: 'toy-embed', retries: 0, timeoutMs: 2000 });
     await expect(embedder.embed(['x'])).rejects.toMatchObject({ code: 'internal_error' });

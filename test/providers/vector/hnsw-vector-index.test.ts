@@ -44,6 +44,9 @@ describe('HnswVectorIndex', () => {
   it('scores hits exactly, best first, as the exact index would', () => {
     const query = queries[0]!;
     const hits = hnsw.search(query, 10);
+    // A graph search (not the exact fallback), and hits to check.
+    expect(hnsw.hasGraph).toBe(true);
+    expect(hits).toHaveLength(10);
     for (const hit of hits) expect(hit.similarity).toBeCloseTo(exact.similarity(hit.id, query)!, 6);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.similarity).toBeGreaterThanOrEqual(hits[i]!.similarity);
   });
