@@ -20,7 +20,7 @@ const ALLOWED = {
 // Libraries core and sim may use: pure and deterministic (validation, parsing, hashing, DI).
 // Anything with I/O, native or WebAssembly state (tokenizers, indexes, mail, HTTP) sits behind a
 // port in providers.
-const PURE_LIBRARIES = new Set(['zod', 'inversify', 'reflect-metadata', 'canonicalize', '@noble/hashes', '@scure/base', 'ibantools', 'node:crypto']);
+const PURE_LIBRARIES = new Set(['zod', 'inversify', 'reflect-metadata', 'canonicalize', '@noble/hashes', '@scure/base', 'ibantools', 'node:crypto', 'libphonenumber-js', 'fast-xml-parser']);
 const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 
 const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;

@@ -1,0 +1,30 @@
+import type { ServiceIdentifier } from '../shared/di.js';
+
+/** One outbound HTTP request (webhook deliveries, TwiML fetches, provider APIs). */
+export interface OutboundRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Gives up after this many milliseconds of real time (the caller decides what that means). */
+  timeoutMs: number;
+}
+
+/** The answer to an {@link OutboundRequest}; headers are lower-cased. */
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/**
+ * Every HTTP request the service makes to the world goes through this port, so a simulation can
+ * answer in-process, a test can record, and live mode can refuse private addresses. It rejects
+ * with an Error when no answer came (refused, reset, timed out); any HTTP status is an answer.
+ */
+export interface HttpClient {
+  request(request: OutboundRequest): Promise<OutboundResponse>;
+}
+
+/** Injection token of {@link HttpClient}. */
+export const HttpClient = Symbol.for('agent-services/HttpClient') as ServiceIdentifier<HttpClient>;
