@@ -8,6 +8,7 @@ import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
 import { JsonFilePersistence } from '../providers/persistence/json-file-persistence.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
+import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 
 /** Help text of `agent-services serve`. */
 export const SERVE_USAGE = `Usage: agent-services serve [options]
@@ -25,6 +26,8 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --smtp-host HOST     address of the SMTP listener (default: --host)
   --smtp-relay URL     send mail for outside addresses through this relay,
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
+  --webhook URL=SECRET deliver every agent's webhook events to URL, signed with SECRET
+                       (repeatable; docs/webhooks.md)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Loads a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`) for signing credentials. @throws Error naming the file */
@@ -54,6 +57,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'smtp-host': { type: 'string' },
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
+      webhook: { type: 'string', multiple: true },
     },
   });
   const port = Number(values.port);
@@ -65,6 +69,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values.data ? { persistence: new JsonFilePersistence(values.data), blobs: new FileBlobStore(`${values.data}.blobs`) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
+    ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),

@@ -81,3 +81,13 @@ export function normaliseEvents(events: readonly string[]): string[] {
   if (events.includes('*')) return ['*'];
   return [...new Set(events)];
 }
+
+/**
+ * Reads the CLI's `--webhook URL=SECRET` (split at the last `=`, so a url may carry a query).
+ * @throws RangeError when there is no `=`, or the url or secret is empty
+ */
+export function parseWebhookFlag(flag: string): RuntimeWebhookOption {
+  const eq = flag.lastIndexOf('=');
+  if (eq <= 0 || eq === flag.length - 1) throw new RangeError(`--webhook expects URL=SECRET, got "${flag}"`);
+  return { url: flag.slice(0, eq), secret: flag.slice(eq + 1) };
+}
