@@ -20,7 +20,12 @@ export interface WebhookOptions {
    * addresses (default false; simulated worlds always allow them).
    */
   allowPrivateUrls?: boolean;
+  /** Most attempts in flight at once; further attempts wait for a free slot (default 32). */
+  concurrency?: number;
 }
+
+/** Default of {@link WebhookOptions.concurrency}: a burst of events never opens thousands of sockets. */
+export const DEFAULT_CONCURRENCY = 32;
 
 /** A runtime endpoint with its stable id. */
 export interface RuntimeEndpoint {
@@ -34,6 +39,8 @@ export interface RuntimeEndpoint {
 export interface WebhookConfig {
   readonly endpoints: readonly RuntimeEndpoint[];
   readonly timeoutMs: number;
+  /** Most attempts in flight at once. */
+  readonly concurrency: number;
   /** Refuse (at registration and before each attempt) agent urls that lead to private addresses. */
   readonly guardPrivateUrls: boolean;
 }
@@ -52,7 +59,7 @@ export function runtimeWebhookId(url: string): string {
 /**
  * Resolves webhook options.
  * @throws RangeError on a url that is not http(s), an empty secret, an unknown event type, a url
- *   listed twice, or a timeout that is not a positive integer
+ *   listed twice, or a timeout or concurrency that is not a positive integer
  */
 export function webhookConfig(endpoints: readonly RuntimeWebhookOption[] = [], options: WebhookOptions = {}, mode: 'simulated' | 'live' = 'simulated'): WebhookConfig {
   const seen = new Set<string>();
@@ -73,7 +80,9 @@ export function webhookConfig(endpoints: readonly RuntimeWebhookOption[] = [], o
   });
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw new RangeError('webhookOptions.timeoutMs must be a positive integer');
-  return { endpoints: resolved, timeoutMs, guardPrivateUrls: mode === 'live' && options.allowPrivateUrls !== true };
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isSafeInteger(concurrency) || concurrency <= 0) throw new RangeError('webhookOptions.concurrency must be a positive integer');
+  return { endpoints: resolved, timeoutMs, concurrency, guardPrivateUrls: mode === 'live' && options.allowPrivateUrls !== true };
 }
 
 /** In the given order, without duplicates; `*` swallows every other type. */

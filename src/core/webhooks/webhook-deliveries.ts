@@ -59,6 +59,9 @@ export class WebhookDeliveries {
   private readonly inFlight = new Set<Promise<void>>();
   /** Bumped by restores and stop: outcomes of attempts started before are dropped. */
   private generation = 0;
+  /** Attempts holding a slot, and those waiting for one (FIFO). */
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -196,8 +199,25 @@ export class WebhookDeliveries {
     await this.store.transaction((tx) => this.record(tx, deliveryId, attempt, status));
   }
 
+  /** Runs `work` once fewer than `concurrency` attempts are in flight; a finished attempt hands its slot on. */
+  private async withSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active < this.config.concurrency) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+
   /** POSTs one signed delivery; answers the HTTP status, or null when no answer came. */
-  private async post(endpoint: Endpoint, body: string, attempt: number): Promise<number | null> {
+  private post(endpoint: Endpoint, body: string, attempt: number): Promise<number | null> {
+    return this.withSlot(() => this.send(endpoint, body, attempt));
+  }
+
+  private async send(endpoint: Endpoint, body: string, attempt: number): Promise<number | null> {
     try {
       if (endpoint.owner !== null && this.webhooks.guardsUrls) await this.guard.check(endpoint.url);
       const timestamp = Math.floor(this.clock.now() / 1000);
