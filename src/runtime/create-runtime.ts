@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Container } from 'inversify';
 import { BlobStore } from '../core/ports/blob-store.js';
 import { Clock } from '../core/ports/clock.js';
+import { ControllableClock, isControllableClock } from '../core/ports/controllable-clock.js';
 import { EventLog } from '../core/ports/event-log.js';
 import { IssuerKeys } from '../core/ports/issuer-keys.js';
 import type { Persistence } from '../core/ports/persistence.js';
@@ -17,8 +18,8 @@ import { IdentityService } from '../core/identity/identity.service.js';
 import { InboundMailService, type MailInbound } from '../core/email/inbound.service.js';
 import { hostedPayments, type HostedPayments } from '../core/wallet/hosted-payments.js';
 import { InvoiceService } from '../core/wallet/invoice.service.js';
-import { IdempotencyKeys } from '../core/shared/idempotency.js';
-import { Scheduler } from '../core/shared/scheduler.js';
+import { IdempotencyKeys } from '../core/services/idempotency.js';
+import { Scheduler } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
@@ -171,7 +172,9 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   const container = new Container({ defaultScope: 'Singleton' });
   const config = new ServiceUrls(serviceDomain, options);
   container.bind(ServiceConfig).toConstantValue(config);
-  container.bind(Clock).toConstantValue(options.providers?.clock ?? (mode === 'simulated' ? new SimClock(startMs) : new SystemClock()));
+  const clock = options.providers?.clock ?? (mode === 'simulated' ? new SimClock(startMs) : new SystemClock());
+  container.bind(Clock).toConstantValue(clock);
+  if (isControllableClock(clock)) container.bind(ControllableClock).toConstantValue(clock);
   container.bind(Random).toConstantValue(options.providers?.random ?? (mode === 'simulated' ? new SeededRandom(seed) : new CryptoRandom()));
   // A seed-derived key is public knowledge; live mode must never sign with one.
   container.bind(IssuerKeys).toConstantValue(
@@ -195,6 +198,7 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     serviceDomain,
     store,
     clock: container.get(Clock),
+    controllableClock: container.isBound(ControllableClock) ? container.get(ControllableClock) : undefined,
     random: container.get(Random),
     events: container.get(EventLog),
     scheduler: container.get(Scheduler),
