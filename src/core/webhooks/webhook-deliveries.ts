@@ -5,7 +5,7 @@ import { HttpClient } from '../ports/http-client.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
-import { Scheduler, type Job } from '../shared/scheduler.js';
+import { Scheduler, type Job } from '../services/scheduler.js';
 import { toIso } from '../shared/time.js';
 import { WebhookConfig } from './webhook-config.js';
 import { WebhookPayloads } from './webhook-payloads.js';

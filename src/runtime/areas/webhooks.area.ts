@@ -1,7 +1,6 @@
 import { AddressResolver } from '../../core/ports/address-resolver.js';
 import { EventLog } from '../../core/ports/event-log.js';
-import { HttpClient } from '../../core/ports/http-client.js';
-import { Scheduler } from '../../core/shared/scheduler.js';
+import { Scheduler } from '../../core/services/scheduler.js';
 import { UrlGuard } from '../../core/webhooks/url-guard.js';
 import { WebhookConfig, webhookConfig } from '../../core/webhooks/webhook-config.js';
 import { WebhookDeliveries } from '../../core/webhooks/webhook-deliveries.js';
@@ -9,7 +8,6 @@ import { WebhookPayloads } from '../../core/webhooks/webhook-payloads.js';
 import { WebhookService } from '../../core/webhooks/webhook.service.js';
 import { DELIVERY_JOB } from '../../core/webhooks/webhook-types.js';
 import { webhooksHandlers } from '../../core/webhooks/webhooks.handlers.js';
-import { FetchHttpClient } from '../../providers/http/fetch-http-client.js';
 import { DnsAddressResolver } from '../../providers/net/dns-address-resolver.js';
 import type { AreaModule } from './area-module.js';
 
@@ -22,9 +20,6 @@ export const webhooksArea: AreaModule = {
   bind({ container, options, mode }) {
     container.bind(WebhookConfig).toConstantValue(webhookConfig(options.webhooks, options.webhookOptions, mode));
     container.bind(AddressResolver).toConstantValue(options.providers?.addressResolver ?? new DnsAddressResolver());
-    // The runtime binds the HttpClient port (option providers.httpClient); a runtime composed
-    // without it still delivers, over fetch.
-    if (!container.isBound(HttpClient)) container.bind(HttpClient).toConstantValue(new FetchHttpClient());
     container.bind(UrlGuard).toSelf();
     container.bind(WebhookPayloads).toSelf();
     container.bind(WebhookService).toSelf();
@@ -38,5 +33,9 @@ export const webhooksArea: AreaModule = {
   },
   restored({ container }) {
     container.get(WebhookDeliveries).restored();
+  },
+  async stop({ container }) {
+    // Attempts in flight end by their own timeout; their outcomes are no longer recorded.
+    container.get(WebhookDeliveries).stop();
   },
 };
