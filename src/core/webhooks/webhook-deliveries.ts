@@ -56,7 +56,6 @@ interface StoredWebhookEvent {
  */
 @injectable()
 export class WebhookDeliveries {
-  private readonly inFlight = new Set<Promise<void>>();
   /** Bumped by restores and stop: outcomes of attempts started before are dropped. */
   private generation = 0;
   /** Attempts holding a slot, and those waiting for one (FIFO). */
@@ -112,7 +111,9 @@ export class WebhookDeliveries {
     }
     const generation = this.generation;
     tx.afterCommit(() => {
-      for (const deliveryId of started) this.track(this.attempt(deliveryId, 1, generation));
+      // Nobody awaits a first attempt: a failure to record its outcome (the store closing under
+      // it) must not become an unhandled rejection; the stored retry covers the attempt anyway.
+      for (const deliveryId of started) this.attempt(deliveryId, 1, generation).catch(() => undefined);
     });
   }
 
@@ -122,7 +123,7 @@ export class WebhookDeliveries {
     const attempt = Number(job.data.attempt);
     const generation = this.generation;
     const claimed = await this.store.transaction((tx) => this.claim(tx, deliveryId, attempt));
-    if (claimed) await this.track(this.attempt(deliveryId, attempt, generation));
+    if (claimed) await this.attempt(deliveryId, attempt, generation);
   }
 
   /**
@@ -142,11 +143,6 @@ export class WebhookDeliveries {
     return { deliveries: page.items.map((item) => toWire(item.record)), next_cursor: page.hasMore && last ? encodeCursor(listName, last.position) : null };
   }
 
-  /** Resolves once no attempt is in flight (tests, benchmarks, orderly shutdown). */
-  async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-  }
-
   /** Drops what attempts started before a restore would write: the restored world has its own deliveries. */
   restored(): void {
     this.generation++;
@@ -155,12 +151,6 @@ export class WebhookDeliveries {
   /** Stops recording outcomes (the runtime is closing); attempts in flight end by their timeout. */
   stop(): void {
     this.generation++;
-  }
-
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work));
-    return work;
   }
 
   /** Claims attempt `attempt` in `tx`: schedules its successor first, so a crash mid-attempt still leads to a retry. */
