@@ -16,8 +16,6 @@ import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from '../core/control/control.schema.js';
 import { IdentityService } from '../core/identity/identity.service.js';
 import { InboundMailService, type MailInbound } from '../core/email/inbound.service.js';
-import { hostedPayments, type HostedPayments } from '../core/wallet/hosted-payments.js';
-import { InvoiceService } from '../core/wallet/invoice.service.js';
 import { IdempotencyKeys } from '../core/services/idempotency.js';
 import { Scheduler } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
@@ -56,8 +54,6 @@ export class Runtime {
   readonly mode: 'simulated' | 'live';
   /** Largest accepted request body in bytes. */
   readonly maxBodyBytes: number;
-  /** What the hosted payment pages (`{pay_url}`) may do: show and pay invoices. */
-  readonly hostedPayments: HostedPayments;
   /** Inbound mail for the agents' mailboxes, for edges such as the SMTP listener. */
   readonly mail: MailInbound;
   private readonly dispatcher: Dispatcher;
@@ -71,7 +67,6 @@ export class Runtime {
       dispatcher: Dispatcher;
       sim: SimControl;
       saver: GroupCommit | null;
-      hostedPayments: HostedPayments;
       mail: MailInbound;
       edges: AreaEdge[];
       /** Aborts every call's signal, then stops the areas in reverse order. */
@@ -83,7 +78,6 @@ export class Runtime {
     this.dispatcher = parts.dispatcher;
     this.mode = parts.options.mode ?? 'simulated';
     this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
-    this.hostedPayments = parts.hostedPayments;
     this.mail = parts.mail;
   }
 
@@ -243,5 +237,5 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     lifetime.signal,
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService), edges, stopAreas });
+  return new Runtime({ options, config, dispatcher, sim, saver, mail: container.get(InboundMailService), edges, stopAreas });
 }

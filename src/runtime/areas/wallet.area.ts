@@ -10,6 +10,8 @@ import type { OpeningBalances } from '../../core/wallet/wallet.schema.js';
 import { SETTLE_JOB, WalletService } from '../../core/wallet/wallet.service.js';
 import { RailFaults } from '../../core/ports/rail-faults.js';
 import { SimPaymentRails } from '../../sim/sim-payment-rails.js';
+import { hostedPayments } from '../../core/wallet/hosted-payments.js';
+import { payPages } from '../edges/pay-pages/pay-pages.js';
 import type { AreaModule } from './area-module.js';
 
 /** Wallet: balances, sends over the fake chain and simulated bank, history, invoices, cards. */
@@ -37,5 +39,9 @@ export const walletArea: AreaModule = {
     container.get(Scheduler).handle(SETTLE_JOB, (job) => wallet.settle(job));
     const faults = container.isBound(RailFaults) ? container.get(RailFaults) : undefined;
     return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), faults);
+  },
+  edges({ container }) {
+    const pages = payPages(hostedPayments(container.get(InvoiceService)));
+    return [{ kind: 'http', prefix: '/pay', fetch: async (request) => pages.fetch(request) }];
   },
 };
