@@ -41,8 +41,8 @@ describe.each(TRANSPORTS)('webhooks (%s)', (kind) => {
     expect(all.events).toEqual(['*']);
     expect(await alice.client.webhooks.list()).toEqual({
       webhooks: [
-        { webhook_id: created.webhook_id, url: receiver.url, events: ['wallet.transaction.received'], created_at: created.created_at },
         { webhook_id: all.webhook_id, url: `${receiver.url}/all`, events: ['*'], created_at: all.created_at },
+        { webhook_id: created.webhook_id, url: receiver.url, events: ['wallet.transaction.received'], created_at: created.created_at },
       ],
     });
     expect(await alice.client.webhooks.delete(created.webhook_id)).toBeUndefined();

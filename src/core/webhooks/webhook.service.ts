@@ -77,10 +77,10 @@ export class WebhookService {
     return { ...toWire(stored), secret: stored.secret };
   }
 
-  /** The calling agent's endpoints, oldest first, without secrets. */
+  /** The calling agent's endpoints, newest first (the service's order for lists), without secrets. */
   list(agentId: string): WebhookList {
     const page = this.store.view.page<StoredWebhook>(WEBHOOKS, { partition: agentId, limit: MAX_WEBHOOKS_PER_AGENT });
-    return { webhooks: page.items.map((item) => toWire(item.record)).reverse() };
+    return { webhooks: page.items.map((item) => toWire(item.record)) };
   }
 
   /** Deletes one of the calling agent's endpoints; its pending deliveries end `failed` at their next attempt. @throws ApiError 404 not_found */

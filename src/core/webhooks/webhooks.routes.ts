@@ -10,7 +10,7 @@ export const webhooksRoutes = {
   }),
   list: defineRoute({
     id: 'webhooks.list', method: 'GET', path: '/v1/webhooks', auth: 'agent', tag: 'webhooks', status: 200,
-    summary: "The agent's endpoints, oldest first, without secrets.", response: WebhookList,
+    summary: "The agent's endpoints, newest first, without secrets.", response: WebhookList,
   }),
   delete: defineRoute({
     id: 'webhooks.delete', method: 'DELETE', path: '/v1/webhooks/{webhook_id}', auth: 'agent', tag: 'webhooks', status: 204,

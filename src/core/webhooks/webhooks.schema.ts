@@ -34,7 +34,7 @@ export type Webhook = z.infer<typeof Webhook>;
 export const CreatedWebhook = Webhook.extend({ secret: z.string().describe('whsec_… signing secret, shown only here') });
 export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
 
-/** Answer of `GET /v1/webhooks`: oldest first. */
+/** Answer of `GET /v1/webhooks`: newest first. */
 export const WebhookList = z.object({ webhooks: z.array(Webhook) });
 export type WebhookList = z.infer<typeof WebhookList>;
 

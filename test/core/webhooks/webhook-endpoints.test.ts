@@ -47,7 +47,7 @@ describe('webhook endpoints', () => {
     expect(second.body.events).toEqual(['*']);
     expect(second.body.secret).not.toBe(first.body.secret);
     const listed = await call(runtime, 'GET', '/v1/webhooks', key);
-    expect(listed.body.webhooks.map((hook: { webhook_id: string }) => hook.webhook_id)).toEqual([first.body.webhook_id, second.body.webhook_id]);
+    expect(listed.body.webhooks.map((hook: { webhook_id: string }) => hook.webhook_id)).toEqual([second.body.webhook_id, first.body.webhook_id]);
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
     expect((await call(runtime, 'DELETE', `/v1/webhooks/${first.body.webhook_id}`, key)).status).toBe(204);
     expect((await call(runtime, 'DELETE', `/v1/webhooks/${first.body.webhook_id}`, key)).status).toBe(404);
