@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, type AddressResolver, type Runtime, type RuntimeOptions } from '../../../src/index.js';
+import { SimClock, createRuntime, type AddressResolver, type Runtime, type RuntimeOptions } from '../../../src/index.js';
+import type { HttpClient, OutboundRequest } from '../../../src/core/ports/http-client.js';
 import { parseServeArgs } from '../../../src/cli/serve-command.js';
 import { parseWebhookFlag, runtimeWebhookId } from '../../../src/core/webhooks/webhook-config.js';
 import { call } from './webhook-api-helpers.js';
@@ -94,6 +95,27 @@ describe('webhook endpoints', () => {
     it('accepts a public host', async () => {
       const key = await agent(live);
       expect((await call(runtime, 'POST', '/v1/webhooks', key, { url: 'https://hooks.example.com/hook' })).status).toBe(201);
+    });
+
+    it('checks the address again before each attempt: a name re-pointed inside gets no request', async () => {
+      const table: Record<string, string[]> = { 'hooks.example.com': ['93.184.216.34'] };
+      const sent: OutboundRequest[] = [];
+      const http: HttpClient = { request: async (request) => (sent.push(request), { status: 500, headers: {}, body: new Uint8Array() }) };
+      const key = await agent({ ...live, providers: { addressResolver: { resolve: async (host) => table[host] ?? [] }, httpClient: http, clock: new SimClock() } });
+      expect((await call(runtime, 'POST', '/v1/webhooks', key, { url: 'https://hooks.example.com/hook' })).status).toBe(201);
+      const admin = (method: string, path: string, body?: unknown) =>
+        runtime.fetch(new Request(`http://in-process.test${path}`, { method, headers: { authorization: 'Bearer admin', 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }));
+      await admin('POST', '/_sim/wallet/fund', { handle: 'alice', asset: 'usd', amount: '1.00' });
+      const deliveriesOf = async () => ((await (await admin('GET', '/_sim/webhooks/deliveries')).json()) as { deliveries: Array<Record<string, unknown>> }).deliveries;
+      for (;;) {
+        if ((await deliveriesOf())[0]?.last_response_status === 500) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(sent.map((request) => request.url)).toEqual(['https://hooks.example.com/hook']);
+      table['hooks.example.com'] = ['127.0.0.1'];
+      await admin('POST', '/_sim/clock/advance', { seconds: 60 });
+      expect(sent).toHaveLength(1);
+      expect((await deliveriesOf())[0]).toMatchObject({ attempts: 2, status: 'pending', last_response_status: null });
     });
 
     it('accepts private addresses when the runtime allows them', async () => {
