@@ -12,6 +12,8 @@ import type { Embedder } from '../core/ports/embedder.js';
 import type { VectorIndexFactory } from '../core/ports/vector-index.js';
 import type { MemoryOptions } from '../core/memory/memory-config.js';
 import type { HttpClient } from '../core/ports/http-client.js';
+import type { Telephony } from '../core/ports/telephony.js';
+import type { PhoneOptions } from '../core/phone/phone-config.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -30,6 +32,8 @@ export interface ProviderOverrides {
   documentExtractor?: DocumentExtractor;
   /** Every outbound HTTP request: webhook deliveries, TwiML fetches, provider APIs (default: `FetchHttpClient`). */
   httpClient?: HttpClient;
+  /** The phone network (default: the simulated carrier of `src/sim`; `TwilioTelephony` for Twilio). */
+  telephony?: Telephony;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */
@@ -67,6 +71,8 @@ export interface RuntimeOptions {
   wallet?: WalletOptions;
   /** Memory settings: upload limit, chunking, index choice (defaults in docs/memory.md). */
   memory?: MemoryOptions;
+  /** Phone settings: the simulated carrier's delays, speaking rate, redirect limit (defaults of DECISIONS.md). */
+  phone?: PhoneOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }

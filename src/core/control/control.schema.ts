@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CreateAgentBody } from '../identity/identity.schema.js';
 import { intParam, timestamp } from '../shared/schemas.js';
 import { OpeningBalances } from '../wallet/wallet.schema.js';
+import { PhoneCreationFields } from '../phone/phone.schema.js';
 
 /**
  * Body of `POST /_sim/agents`: identity's fields plus what other areas set up at creation (they
@@ -10,6 +11,7 @@ import { OpeningBalances } from '../wallet/wallet.schema.js';
 export const SimCreateAgentBody = CreateAgentBody.extend({
   /** Opening wallet balances (wallet area), non-negative decimals: value funded into the service. */
   balances: OpeningBalances.optional(),
+  ...PhoneCreationFields,
 });
 export type SimCreateAgentBody = z.infer<typeof SimCreateAgentBody>;
 
