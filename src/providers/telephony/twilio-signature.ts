@@ -6,9 +6,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * and value, sorted by name (values of a repeated name in the order they came).
  */
 export function twilioSignature(authToken: string, url: string, params: Iterable<[string, string]>): string {
-  const sorted = [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = [...params].sort(([nameA, valueA], [nameB, valueB]) => order(nameA, nameB) || order(valueA, valueB));
   let data = url;
-  for (const [name, value] of sorted) data += name + value;
+  let previous: [string, string] | undefined;
+  for (const [name, value] of sorted) {
+    // Twilio signs each distinct name and value once.
+    if (!previous || previous[0] !== name || previous[1] !== value) data += name + value;
+    previous = [name, value];
+  }
   return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }
 
