@@ -125,6 +125,7 @@ describe.each(TRANSPORTS)('phone: numbers and SMS (%s)', (kind) => {
         [{ to: '+15551234567', body: 'x' }, 400, 'invalid_recipient', 'to'],
         [{ to: 'bob', body: 'x' }, 400, 'invalid_recipient', 'to'],
         [{ to: '', body: 'x' }, 400, 'invalid_recipient', 'to'],
+        [{ to: `+1${'4'.repeat(200)}`, body: 'x' }, 400, 'invalid_recipient', 'to'],
         [{ to: alice.phone_number, body: 'x' }, 400, 'invalid_recipient', 'to'],
         [{ to: 14155552671, body: 'x' }, 400, 'invalid_request', 'to'],
         [{ body: 'x' }, 400, 'invalid_request', 'to'],

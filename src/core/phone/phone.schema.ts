@@ -29,8 +29,8 @@ export const PhoneNumberInfo = z.object({
 });
 export type PhoneNumberInfo = z.infer<typeof PhoneNumberInfo>;
 
-/** A phone number as typed by a caller; whether it is valid E.164 is the service's call (400 invalid_recipient). */
-const NumberText = z.string().max(64);
+/** A phone number as typed by a caller; whether it is valid E.164 is the service's call (400 invalid_recipient, whatever its length). */
+const NumberText = z.string();
 
 /** An SMS body: 1 to 1,600 characters. */
 const SmsText = maxChars(SMS_BODY_MAX).min(1, { message: 'must be 1 to 1600 characters' });
