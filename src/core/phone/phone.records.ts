@@ -13,8 +13,9 @@ export const CALLS = 'phone_calls';
 /** A real carrier's id → the message or call it belongs to. */
 export const CARRIER_REFS = 'phone_carrier_refs';
 
-/** Job types of the lifecycles. */
+/** Job type of one status step of a simulated SMS. */
 export const SMS_STEP_JOB = 'phone.sms.step';
+/** Job type of one step of a simulated call (ringing, answer, TwiML fetch, end). */
 export const CALL_STEP_JOB = 'phone.call.step';
 
 /** An agent's number. */

@@ -29,14 +29,14 @@ export class TwimlFetcher {
   /** Fetches and reads the document at `url`. */
   async fetch(url: string, method: 'GET' | 'POST', call: TwimlRequestCall): Promise<TwimlFetch> {
     const params = new URLSearchParams({ CallSid: call.call_id, From: call.from, To: call.to, CallStatus: 'in-progress', Direction: 'outbound-api' });
-    let target = url;
-    if (method === 'GET') {
-      const withQuery = new URL(url);
-      for (const [name, value] of params) withQuery.searchParams.append(name, value);
-      target = withQuery.toString();
-    }
     let body: Uint8Array;
     try {
+      let target = url;
+      if (method === 'GET') {
+        const withQuery = new URL(url);
+        for (const [name, value] of params) withQuery.searchParams.append(name, value);
+        target = withQuery.toString();
+      }
       const answer = await this.http.request({
         method,
         url: target,

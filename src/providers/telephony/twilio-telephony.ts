@@ -41,10 +41,12 @@ export class TwilioTelephony implements Telephony {
     this.callbacks = `${options.callbackBaseUrl.replace(/\/$/, '')}/_twilio`;
   }
 
+  /** Twilio decides an SMS's fate and reports it: no plan. */
   planSms(): SmsPlan | null {
     return null;
   }
 
+  /** Twilio decides a call's course and reports it: no plan. */
   planCall(): CallPlan | null {
     return null;
   }
