@@ -6,7 +6,6 @@ import type { Runtime } from '../runtime/create-runtime.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
-import { payPages } from './pages/pay-pages.js';
 
 /** `Bearer <token>` → token; anything else → null (answered as a missing key). */
 function bearerOf(header: string | undefined): string | null {
@@ -94,7 +93,6 @@ export function createApp(runtime: Runtime): Hono {
   }
   app.use('*', limit(runtime.maxBodyBytes));
 
-  app.route('/pay', payPages(runtime));
   for (const edge of runtime.edges()) {
     if (edge.kind !== 'http') continue;
     const answer = (c: Context) => edge.fetch(c.req.raw);

@@ -7,8 +7,8 @@ import { CarrierRefusal, Telephony, type CarrierCall } from '../ports/telephony.
 import { IdentityService } from '../identity/identity.service.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
-import type { Job } from '../shared/scheduler.js';
-import { Scheduler } from '../shared/scheduler.js';
+import type { Job } from '../services/scheduler.js';
+import { Scheduler } from '../services/scheduler.js';
 import { toIso } from '../shared/time.js';
 import { PhoneConfig } from './phone-config.js';
 import { PhoneLines } from './phone-lines.js';

@@ -7,8 +7,8 @@ import { CarrierRefusal, Telephony, type CarrierSms, type SmsFate } from '../por
 import { IdentityService } from '../identity/identity.service.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
-import type { Job } from '../shared/scheduler.js';
-import { Scheduler } from '../shared/scheduler.js';
+import type { Job } from '../services/scheduler.js';
+import { Scheduler } from '../services/scheduler.js';
 import { parseIso, toIso } from '../shared/time.js';
 import { parseE164 } from './numbers.js';
 import { PhoneLines } from './phone-lines.js';

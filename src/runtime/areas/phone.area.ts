@@ -8,7 +8,7 @@ import { phoneHandlers } from '../../core/phone/phone.handlers.js';
 import { SmsService } from '../../core/phone/sms.service.js';
 import { TwimlFetcher } from '../../core/phone/twiml-fetch.js';
 import { Telephony } from '../../core/ports/telephony.js';
-import { Scheduler } from '../../core/shared/scheduler.js';
+import { Scheduler } from '../../core/services/scheduler.js';
 import { TwilioTelephony } from '../../providers/telephony/twilio-telephony.js';
 import { SimCarrier } from '../../sim/sim-carrier.js';
 import type { AreaModule } from './area-module.js';
