@@ -1,0 +1,122 @@
+import { parseArgs } from 'node:util';
+import type { AgentClient } from '../core/client.js';
+import { ApiError } from '../core/shared/api-error.js';
+import { connect } from '../http/connect.js';
+import { createRuntime } from '../index.js';
+import { serveMcpStdio } from '../mcp/stdio.js';
+import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
+import { JsonFilePersistence } from '../providers/persistence/json-file-persistence.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+
+/** Help text of `agent-services mcp`. */
+export const MCP_USAGE = `Usage: agent-services mcp --api-key KEY [--base-url URL]
+       agent-services mcp [--data FILE] [--seed N] [--agent NAME] [--balance ASSET=AMOUNT]...
+
+Serves the agent endpoints as MCP tools over stdin/stdout (for an MCP client to spawn), acting as
+the agent that owns the API key. Nothing but the protocol is written to stdout; notes go to stderr.
+
+  --api-key KEY          the agent's API key
+  --base-url URL         a running server (agent-services serve, or any implementation of the API)
+Without --base-url the world is in this process, simulated:
+  --data FILE            load the state a "serve --data FILE" keeps, and save changes back to it
+  --seed N               seed of a fresh world (default 0)
+  --agent NAME           without --api-key: create this agent and act as it (default demo)
+  --balance ASSET=AMOUNT opening balance of that agent (repeatable, e.g. --balance usd=100)`;
+
+/** Parsed `mcp` arguments. */
+export interface McpArgs {
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  data: string | undefined;
+  seed: number | string;
+  agent: string;
+  balances: Record<string, string>;
+}
+
+/** Parses `mcp` arguments. @throws Error with a usage message */
+export function parseMcpArgs(args: string[]): McpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      'api-key': { type: 'string' },
+      'base-url': { type: 'string' },
+      data: { type: 'string' },
+      seed: { type: 'string' },
+      agent: { type: 'string' },
+      balance: { type: 'string', multiple: true },
+    },
+  });
+  const baseUrl = values['base-url'];
+  if (baseUrl !== undefined) {
+    if (!/^https?:\/\//.test(baseUrl)) throw new Error(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    if (values['api-key'] === undefined) throw new Error('--base-url needs --api-key (the agent to act as)');
+    const local = ['data', 'seed', 'agent', 'balance'].find((name) => values[name as 'data'] !== undefined);
+    if (local) throw new Error(`--${local} is for an in-process world; it cannot be used with --base-url`);
+  }
+  if (values['api-key'] !== undefined && (values.agent !== undefined || values.balance !== undefined)) {
+    throw new Error('--agent and --balance create a new agent; give them instead of --api-key, not with it');
+  }
+  const balances: Record<string, string> = {};
+  for (const item of values.balance ?? []) {
+    const match = /^([a-z]+)=(\S+)$/.exec(item);
+    if (!match) throw new Error(`--balance must be ASSET=AMOUNT (e.g. usd=100), got "${item}"`);
+    balances[match[1]!] = match[2]!;
+  }
+  const seed = values.seed ?? '0';
+  return {
+    apiKey: values['api-key'],
+    baseUrl,
+    data: values.data,
+    seed: /^-?\d+$/.test(seed) ? Number(seed) : seed,
+    agent: values.agent ?? 'demo',
+    balances,
+  };
+}
+
+/** The client the tools act through: over HTTP, or in this process (creating the agent when asked). */
+async function clientFor(args: McpArgs, note: (line: string) => void): Promise<{ client: AgentClient; runtime: Runtime | null }> {
+  if (args.baseUrl !== undefined) return { client: connect({ baseUrl: args.baseUrl, apiKey: args.apiKey! }), runtime: null };
+  const runtime = await createRuntime({
+    seed: args.seed,
+    ...(args.data ? { persistence: new JsonFilePersistence(args.data), blobs: new FileBlobStore(`${args.data}.blobs`) } : {}),
+  });
+  try {
+    let key = args.apiKey;
+    if (key === undefined) {
+      const created = await runtime.createAgent({ name: args.agent, ...(Object.keys(args.balances).length > 0 ? { balances: args.balances } : {}) });
+      key = created.api_key;
+      note(`agent-services mcp: acting as new agent ${created.handle} (API key ${key})`);
+    }
+    const client = runtime.agent(key);
+    const profile = await client.identity.getProfile();
+    note(`agent-services mcp: in-process simulated world, agent ${profile.handle}`);
+    return { client, runtime };
+  } catch (error) {
+    await runtime.close();
+    if (error instanceof ApiError && error.code === 'unauthorized') {
+      throw new Error(`unknown API key in this world${args.data ? ` (${args.data})` : ' (a fresh one: give --data FILE, --base-url URL, or --agent NAME without --api-key)'}`);
+    }
+    if (error instanceof ApiError) throw new Error(`${error.code}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Runs `agent-services mcp` (or prints its help) until the MCP client closes stdin; answers the exit code. */
+export async function mcpMain(args: string[], print: (line: string) => void): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    print(MCP_USAGE);
+    return 0;
+  }
+  await mcpCommand(args);
+  return 0;
+}
+
+/** Runs `agent-services mcp` until the MCP client closes stdin. @throws Error on bad arguments or an unknown key */
+export async function mcpCommand(args: string[]): Promise<void> {
+  const options = parseMcpArgs(args);
+  const note = (line: string) => process.stderr.write(`${line}\n`);
+  const { client, runtime } = await clientFor(options, note);
+  await serveMcpStdio(client);
+  await runtime?.close();
+}
