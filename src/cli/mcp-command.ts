@@ -117,6 +117,11 @@ export async function mcpCommand(args: string[]): Promise<void> {
   const options = parseMcpArgs(args);
   const note = (line: string) => process.stderr.write(`${line}\n`);
   const { client, runtime } = await clientFor(options, note);
+  // A client that stops the server with a signal rather than by closing stdin still gets every
+  // change of a --data world saved.
+  const stop = () => void (runtime ? runtime.close() : Promise.resolve()).finally(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   await serveMcpStdio(client);
   await runtime?.close();
 }
