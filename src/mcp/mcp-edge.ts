@@ -33,6 +33,14 @@ export function mcpEdge(runtime: Runtime): AreaEdge {
       // The same check every /v1 call makes, through the dispatcher: an unknown key is 401 here too.
       const probe = await runtime.dispatch({ routeId: 'identity.getProfile', bearer: key, signal: request.signal });
       if (probe.status === 401) return unauthorized('unknown API key');
+      // Stateless: no standalone SSE stream to GET (the tools send no notifications) and no
+      // session to DELETE; the specification answers both with 405.
+      if (request.method !== 'POST') {
+        return new Response(JSON.stringify({ error: { code: 'method_not_allowed', message: `${request.method} ${MCP_PATH}: this endpoint is stateless; send JSON-RPC messages with POST` } }), {
+          status: 405,
+          headers: { 'content-type': 'application/json', allow: 'POST' },
+        });
+      }
       const [{ WebStandardStreamableHTTPServerTransport }, { buildMcpServer }] = await Promise.all([
         import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
         import('./mcp-server.js'),

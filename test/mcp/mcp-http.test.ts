@@ -126,6 +126,15 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     await expect(connectMcp('sk_wrong')).rejects.toThrow();
   });
 
+  it('is stateless: GET (a standalone event stream) and DELETE (a session) answer 405 with Allow: POST', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${alice.api_key}`, accept: 'text/event-stream' } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(await response.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+    }
+  });
+
   it('acts as the key owner: another agent sees its own profile', async () => {
     const dave = await runtime.createAgent({ name: 'dave', display_name: 'Dave' });
     const client = await connectMcp(dave.api_key);
