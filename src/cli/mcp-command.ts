@@ -20,8 +20,9 @@ the agent that owns the API key. Nothing but the protocol is written to stdout; 
 Without --base-url the world is in this process, simulated:
   --data FILE            load the state a "serve --data FILE" keeps, and save changes back to it
   --seed N               seed of a fresh world (default 0)
-  --agent NAME           without --api-key: create this agent and act as it (default demo)
-  --balance ASSET=AMOUNT opening balance of that agent (repeatable, e.g. --balance usd=100)`;
+  --agent NAME           without --api-key: act as this agent, created here (default demo: a
+                         fresh world starts with the agent "serve --demo" makes, same key)
+  --balance ASSET=AMOUNT fund that agent with this much (repeatable, e.g. --balance usd=100)`;
 
 /** Parsed `mcp` arguments. */
 export interface McpArgs {
@@ -74,29 +75,51 @@ export function parseMcpArgs(args: string[]): McpArgs {
   };
 }
 
+/**
+ * The agent a fresh in-process world starts with, made exactly as `serve --demo` makes it, so the
+ * API key `agent-services serve --demo --seed N` prints is a key of `agent-services mcp --seed N`.
+ */
+const DEMO_AGENT = { name: 'demo', display_name: 'Demo Agent' } as const;
+
+/** Checks a key against the world it will be used in. @throws Error naming the problem */
+async function checked(client: AgentClient, where: string): Promise<string> {
+  try {
+    return (await client.identity.getProfile()).handle;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'unauthorized') throw new Error(`unknown API key ${where}`);
+    if (error instanceof ApiError) throw new Error(`${error.code}: ${error.message}`);
+    throw new Error(`cannot reach the API ${where}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** The client the tools act through: over HTTP, or in this process (creating the agent when asked). */
 async function clientFor(args: McpArgs, note: (line: string) => void): Promise<{ client: AgentClient; runtime: Runtime | null }> {
-  if (args.baseUrl !== undefined) return { client: connect({ baseUrl: args.baseUrl, apiKey: args.apiKey! }), runtime: null };
+  if (args.baseUrl !== undefined) {
+    const client = connect({ baseUrl: args.baseUrl, apiKey: args.apiKey! });
+    note(`agent-services mcp: agent ${await checked(client, `at ${args.baseUrl}`)} at ${args.baseUrl}`);
+    return { client, runtime: null };
+  }
   const runtime = await createRuntime({
     seed: args.seed,
     ...(args.data ? { persistence: new JsonFilePersistence(args.data), blobs: new FileBlobStore(`${args.data}.blobs`) } : {}),
   });
   try {
+    const demo = args.data ? undefined : await runtime.createAgent(DEMO_AGENT);
     let key = args.apiKey;
     if (key === undefined) {
-      const created = await runtime.createAgent({ name: args.agent, ...(Object.keys(args.balances).length > 0 ? { balances: args.balances } : {}) });
-      key = created.api_key;
-      note(`agent-services mcp: acting as new agent ${created.handle} (API key ${key})`);
+      key = args.agent === DEMO_AGENT.name && demo ? demo.api_key : (await runtime.createAgent({ name: args.agent })).api_key;
+      const sim = runtime.simClient();
+      for (const [asset, amount] of Object.entries(args.balances)) {
+        await sim.fundWallet({ handle: args.agent, asset: asset as 'usd', amount });
+      }
+      note(`agent-services mcp: acting as agent ${args.agent} (API key ${key})`);
     }
     const client = runtime.agent(key);
-    const profile = await client.identity.getProfile();
-    note(`agent-services mcp: in-process simulated world, agent ${profile.handle}`);
+    const where = args.data ? `in ${args.data}` : `in a fresh world (seed ${args.seed}: its demo agent's key is the one "serve --demo --seed ${args.seed}" prints; or give --data FILE, --base-url URL, or --agent NAME without --api-key)`;
+    note(`agent-services mcp: in-process simulated world, agent ${await checked(client, where)}`);
     return { client, runtime };
   } catch (error) {
     await runtime.close();
-    if (error instanceof ApiError && error.code === 'unauthorized') {
-      throw new Error(`unknown API key in this world${args.data ? ` (${args.data})` : ' (a fresh one: give --data FILE, --base-url URL, or --agent NAME without --api-key)'}`);
-    }
     if (error instanceof ApiError) throw new Error(`${error.code}: ${error.message}`);
     throw error;
   }

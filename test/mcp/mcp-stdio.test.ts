@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,8 @@ function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
   return (result.content as Array<{ text: string }>)[0]!.text;
 }
 
-describe('agent-services mcp over stdio', () => {
+// Concurrent: each test waits mostly on its own child process starting.
+describe.concurrent('agent-services mcp over stdio', () => {
   describe('with --base-url: a server started by the test', () => {
     let runtime: Runtime;
     let server: RunningServer;
@@ -100,6 +102,20 @@ describe('agent-services mcp over stdio', () => {
     }
   });
 
+  it('with --api-key in a fresh world: the key of the demo agent "serve --demo" makes with that seed', SPAWN_TEST, async () => {
+    // The same seed and the same creation as serve --demo: the key it prints.
+    const twin = await createRuntime({ seed: 4 });
+    const demo = await twin.createAgent({ name: 'demo', display_name: 'Demo Agent' });
+    await twin.close();
+    const { client } = await spawnMcp(['--api-key', demo.api_key, '--seed', '4']);
+    try {
+      const profile = await client.callTool({ name: 'identity_get_profile', arguments: {} });
+      expect(profile.structuredContent).toMatchObject({ handle: 'demo.agents.test', display_name: 'Demo Agent' });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('without --api-key in a fresh world: creates the --agent with its --balance and acts as it', SPAWN_TEST, async () => {
     const { client, stderr } = await spawnMcp(['--agent', 'scout', '--balance', 'usdc=12']);
     try {
@@ -107,9 +123,21 @@ describe('agent-services mcp over stdio', () => {
       expect(profile.structuredContent).toMatchObject({ handle: 'scout.agents.test' });
       const balance = await client.callTool({ name: 'wallet_get_balance', arguments: {} });
       expect(balance.structuredContent).toMatchObject({ crypto: { usdc: '12.000000' } });
-      expect(stderr()).toMatch(/acting as new agent scout\.agents\.test \(API key \S+\)/);
+      expect(stderr()).toMatch(/acting as agent scout \(API key sk_\S+\)/);
     } finally {
       await client.close();
     }
+  });
+
+  it('exits 1 with the reason on stderr for a key the world does not know, writing nothing to stdout', SPAWN_TEST, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'mcp', '--api-key', 'sk_unknown'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^agent-services: unknown API key in a fresh world/m);
+    expect(stdout).toBe('');
   });
 });
