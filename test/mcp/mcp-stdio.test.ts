@@ -29,7 +29,9 @@ async function spawnMcp(args: string[]): Promise<{ client: Client; stderr: () =>
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-  await client.connect(transport);
+  // The child compiles the sources on the fly before it answers `initialize`: a generous limit
+  // for that first answer on a loaded machine (the SDK's default is 60 s).
+  await client.connect(transport, { timeout: 150_000 });
   return { client, stderr: () => stderr };
 }
 
@@ -37,8 +39,7 @@ function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
   return (result.content as Array<{ text: string }>)[0]!.text;
 }
 
-// Concurrent: each test waits mostly on its own child process starting.
-describe.concurrent('agent-services mcp over stdio', () => {
+describe('agent-services mcp over stdio', () => {
   describe('with --base-url: a server started by the test', () => {
     let runtime: Runtime;
     let server: RunningServer;
