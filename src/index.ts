@@ -6,12 +6,14 @@
  * same client over HTTP.
  */
 import { createApp } from './http/create-app.js';
+import { mcpEdge } from './mcp/mcp-edge.js';
 import { createRuntimeCore, type Runtime } from './runtime/create-runtime.js';
 import type { RuntimeOptions } from './runtime/runtime-options.js';
 
-/** Builds a runtime with its HTTP layer attached (`runtime.fetch`). */
+/** Builds a runtime with its HTTP layer attached (`runtime.fetch`), the MCP endpoint at `/mcp` included. */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const runtime = await createRuntimeCore(options);
+  runtime.addEdge(mcpEdge(runtime));
   const app = createApp(runtime);
   runtime.attachFetch(async (request) => app.fetch(request));
   return runtime;
@@ -26,6 +28,7 @@ export { ApiError, ERROR_STATUS, type ErrorCode, type ErrorBody } from './core/s
 export { createAgentClient, createSimClient, type AgentClient, type SimClient, type Transport, type CallOptions, type CallInput } from './core/client.js';
 export { buildClient, type ClientOf, type RouteMethod, type RouteTable } from './core/api/route-client.js';
 export { AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES } from './core/routes.js';
+export { createMcpServer, serveMcpStdio, mcpEdge, MCP_PATH, agentTools as mcpTools, toolNameOf as mcpToolNameOf, type ToolSpec as McpToolSpec } from './mcp/index.js';
 export type { AreaModule, AreaContext, AreaEdge } from './runtime/areas/area-module.js';
 export type { HttpClient, OutboundRequest, OutboundResponse } from './core/ports/http-client.js';
 export { FetchHttpClient } from './providers/http/fetch-http-client.js';
