@@ -11,6 +11,8 @@ import type { DocumentExtractor } from '../core/ports/document-extractor.js';
 import type { Embedder } from '../core/ports/embedder.js';
 import type { VectorIndexFactory } from '../core/ports/vector-index.js';
 import type { MemoryOptions } from '../core/memory/memory-config.js';
+import type { ComputeOptions } from '../core/compute/compute-config.js';
+import type { Sandbox } from '../core/ports/sandbox.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -27,6 +29,8 @@ export interface ProviderOverrides {
   vectorIndex?: VectorIndexFactory;
   /** Reads the text of uploaded documents (default: `LibraryDocumentExtractor`). */
   documentExtractor?: DocumentExtractor;
+  /** Runs agent code (default: by `compute.sandbox`, the in-process WebAssembly sandbox). */
+  sandbox?: Sandbox;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */
@@ -64,6 +68,8 @@ export interface RuntimeOptions {
   wallet?: WalletOptions;
   /** Memory settings: upload limit, chunking, index choice (defaults in docs/memory.md). */
   memory?: MemoryOptions;
+  /** Compute settings: filesystem quota, memory limit, pool size, sandbox choice (docs/compute.md). */
+  compute?: ComputeOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }

@@ -10,8 +10,6 @@ export interface ComputeOptions {
   memoryLimitBytes?: number;
   /** Runs executing at once; later ones queue (default: the number of CPUs). */
   poolSize?: number;
-  /** Which sandbox runs code: `wasm` (default, in-process WebAssembly) or `bubblewrap` (real processes). */
-  sandbox?: 'wasm' | 'bubblewrap';
 }
 
 /** The resolved compute configuration of one runtime. */
