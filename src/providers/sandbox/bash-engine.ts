@@ -36,8 +36,8 @@ export class BashEngine implements Engine {
       defenseInDepth: false,
       javascript: false,
       executionLimits: {
-        // Output past the cap is cut by the host anyway; stop producing it a little beyond.
-        maxOutputSize: run.outputLimitBytes + 1,
+        // The host cuts output at the cap (and says so); just-bash stops the script well past it.
+        maxOutputSize: 2 * run.outputLimitBytes + 65_536,
         maxFileSystemBytes: Number.MAX_SAFE_INTEGER,
       },
     });

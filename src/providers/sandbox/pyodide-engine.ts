@@ -105,6 +105,7 @@ export class PyodideEngine implements Engine {
     });
     py.unregisterJsModule('js');
     py.unregisterJsModule('pyodide_js');
+    closeSockets(py);
     py.runPython(WRAPPER);
     py.runPython(HARDEN);
     return { py, pristine: walk(py, new Map()) };
@@ -169,6 +170,21 @@ export class PyodideEngine implements Engine {
       }
     }
   }
+}
+
+/**
+ * Emscripten's socket layer opens real connections in Node (a WebSocket through the `ws`
+ * package): every connect, listen and send fails instead, with EOPNOTSUPP.
+ */
+function closeSockets(py: PyodideInterface): void {
+  const module = (py as unknown as { _module: { SOCKFS?: { websocket_sock_ops?: Record<string, unknown> }; ERRNO_CODES?: Record<string, number> } })._module;
+  const ops = module.SOCKFS?.websocket_sock_ops;
+  if (!ops) throw new Error('sandbox: Pyodide has no socket layer to close; refusing to run Python with network access');
+  const ErrnoError = (py.FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError;
+  const refuse = () => {
+    throw new ErrnoError(module.ERRNO_CODES?.EOPNOTSUPP ?? 138);
+  };
+  for (const name of ['createPeer', 'connect', 'listen', 'sendmsg', 'accept']) ops[name] = refuse;
 }
 
 /** The run's files went past the agent's quota. */

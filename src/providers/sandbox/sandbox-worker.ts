@@ -65,6 +65,11 @@ function pinWorld(nowMs: number, seed: Uint8Array): () => void {
       return nowMs;
     }
   }
+  // Pyodide's loader defines a global `require` (fs, crypto, ws, child_process) for its own use:
+  // nothing of the run may find it.
+  const scope = globalThis as { require?: unknown };
+  const realRequire = scope.require;
+  delete scope.require;
   globalThis.Date = FrozenDate as DateConstructor;
   Math.random = rng.random;
   crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T): T => {
@@ -72,6 +77,7 @@ function pinWorld(nowMs: number, seed: Uint8Array): () => void {
     return array;
   }) as typeof crypto.getRandomValues;
   return () => {
+    if (realRequire !== undefined) scope.require = realRequire;
     globalThis.Date = RealDate;
     Math.random = realRandom;
     crypto.getRandomValues = realFill as typeof crypto.getRandomValues;
