@@ -11,6 +11,7 @@ import type { DocumentExtractor } from '../core/ports/document-extractor.js';
 import type { Embedder } from '../core/ports/embedder.js';
 import type { VectorIndexFactory } from '../core/ports/vector-index.js';
 import type { MemoryOptions } from '../core/memory/memory-config.js';
+import type { HttpClient } from '../core/ports/http-client.js';
 import type { ComputeOptions } from '../core/compute/compute-config.js';
 import type { Sandbox } from '../core/ports/sandbox.js';
 
@@ -29,6 +30,8 @@ export interface ProviderOverrides {
   vectorIndex?: VectorIndexFactory;
   /** Reads the text of uploaded documents (default: `LibraryDocumentExtractor`). */
   documentExtractor?: DocumentExtractor;
+  /** Every outbound HTTP request: webhook deliveries, TwiML fetches, provider APIs (default: `FetchHttpClient`). */
+  httpClient?: HttpClient;
   /** Runs agent code (default: by `compute.sandbox`, the in-process WebAssembly sandbox). */
   sandbox?: Sandbox;
 }

@@ -3,7 +3,7 @@ import { Clock } from '../ports/clock.js';
 import type { SandboxChanges, SandboxEntry } from '../ports/sandbox.js';
 import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
 import { ApiError, notFound } from '../shared/api-error.js';
-import { blobBytes } from '../shared/blob-bytes.js';
+import { blobBytes } from '../services/blob-bytes.js';
 import { inject, injectable } from '../shared/di.js';
 import { parseIso, toIso } from '../shared/time.js';
 import { ComputeConfig } from './compute-config.js';

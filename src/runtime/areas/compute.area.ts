@@ -6,6 +6,9 @@ import { Sandbox } from '../../core/ports/sandbox.js';
 import { WasmSandbox } from '../../providers/sandbox/wasm-sandbox.js';
 import type { AreaModule } from './area-module.js';
 
+/** Sandboxes the area made itself (a sandbox given as a provider belongs to its giver). */
+const owned = new WeakMap<object, Sandbox>();
+
 /** Compute: code runs in sandboxes over a persistent per-agent filesystem. */
 export const computeArea: AreaModule = {
   name: 'compute',
@@ -14,14 +17,20 @@ export const computeArea: AreaModule = {
     const config = computeConfig(compute);
     container.bind(ComputeConfig).toConstantValue(config);
     const poolSize = compute.poolSize;
-    container.bind(Sandbox).toConstantValue(
-      options.providers?.sandbox ??
-        new WasmSandbox({ memoryLimitBytes: config.memoryLimitBytes, ...(poolSize === undefined ? {} : { size: poolSize }) }),
-    );
+    let sandbox = options.providers?.sandbox;
+    if (!sandbox) {
+      sandbox = new WasmSandbox({ memoryLimitBytes: config.memoryLimitBytes, ...(poolSize === undefined ? {} : { size: poolSize }) });
+      owned.set(container, sandbox);
+    }
+    container.bind(Sandbox).toConstantValue(sandbox);
     container.bind(FilesystemService).toSelf();
     container.bind(ComputeService).toSelf();
   },
   start({ container }) {
     return computeHandlers(container.get(ComputeService), container.get(FilesystemService));
+  },
+  async stop({ container }) {
+    // Ends running code and the worker pool; runs still queued answer exit 1.
+    await owned.get(container)?.close();
   },
 };
