@@ -25,6 +25,8 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --smtp-host HOST     address of the SMTP listener (default: --host)
   --smtp-relay URL     send mail for outside addresses through this relay,
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
+  --sandbox KIND       where compute runs execute: wasm (default, in-process WebAssembly) or
+                       bubblewrap (real node, python3 and bash under bwrap; needs bwrap)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Loads a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`) for signing credentials. @throws Error naming the file */
@@ -54,17 +56,20 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'smtp-host': { type: 'string' },
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
+      sandbox: { type: 'string', default: 'wasm' },
     },
   });
   const port = Number(values.port);
   if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+  if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
   const runtime: RuntimeOptions = {
     seed,
     mode: values.live ? 'live' : 'simulated',
     ...(values.data ? { persistence: new JsonFilePersistence(values.data), blobs: new FileBlobStore(`${values.data}.blobs`) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
+    compute: { sandbox: values.sandbox },
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),

@@ -10,6 +10,11 @@ export interface ComputeOptions {
   memoryLimitBytes?: number;
   /** Runs executing at once; later ones queue (default: the number of CPUs). */
   poolSize?: number;
+  /**
+   * Which sandbox runs code: `wasm` (default; in-process WebAssembly interpreters) or `bubblewrap`
+   * (real node, python3 and bash under bwrap; refused at start when bwrap cannot run).
+   */
+  sandbox?: 'wasm' | 'bubblewrap';
 }
 
 /** The resolved compute configuration of one runtime. */
@@ -44,6 +49,7 @@ export function computeConfig(options: ComputeOptions = {}): ComputeConfig {
   if (!(Number.isSafeInteger(config.quotaBytes) && config.quotaBytes >= 0)) throw new RangeError('compute.quotaBytes must be a non-negative integer');
   if (!(Number.isSafeInteger(config.maxWriteBytes) && config.maxWriteBytes >= 0)) throw new RangeError('compute.maxWriteBytes must be a non-negative integer');
   if (!(Number.isSafeInteger(config.memoryLimitBytes) && config.memoryLimitBytes >= 16 * 1024 ** 2)) throw new RangeError('compute.memoryLimitBytes must be an integer of at least 16 MiB');
+  if (options.sandbox !== undefined && options.sandbox !== 'wasm' && options.sandbox !== 'bubblewrap') throw new RangeError('compute.sandbox must be "wasm" or "bubblewrap"');
   if (options.poolSize !== undefined && !(Number.isInteger(options.poolSize) && options.poolSize >= 1)) throw new RangeError('compute.poolSize must be a positive integer');
   return config;
 }

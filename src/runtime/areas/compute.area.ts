@@ -3,6 +3,7 @@ import { computeHandlers } from '../../core/compute/compute.handlers.js';
 import { ComputeService } from '../../core/compute/compute.service.js';
 import { FilesystemService } from '../../core/compute/filesystem.service.js';
 import { Sandbox } from '../../core/ports/sandbox.js';
+import { BubblewrapSandbox, bubblewrapUnavailable } from '../../providers/sandbox/bubblewrap-sandbox.js';
 import { WasmSandbox } from '../../providers/sandbox/wasm-sandbox.js';
 import type { AreaModule } from './area-module.js';
 
@@ -19,7 +20,14 @@ export const computeArea: AreaModule = {
     const poolSize = compute.poolSize;
     let sandbox = options.providers?.sandbox;
     if (!sandbox) {
-      sandbox = new WasmSandbox({ memoryLimitBytes: config.memoryLimitBytes, ...(poolSize === undefined ? {} : { size: poolSize }) });
+      const size = poolSize === undefined ? {} : { size: poolSize };
+      if (compute.sandbox === 'bubblewrap') {
+        const problem = bubblewrapUnavailable();
+        if (problem) throw new Error(`compute.sandbox "bubblewrap": ${problem}`);
+        sandbox = new BubblewrapSandbox(size);
+      } else {
+        sandbox = new WasmSandbox({ memoryLimitBytes: config.memoryLimitBytes, ...size });
+      }
       owned.set(container, sandbox);
     }
     container.bind(Sandbox).toConstantValue(sandbox);
