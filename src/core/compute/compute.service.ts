@@ -5,7 +5,7 @@ import { Sandbox } from '../ports/sandbox.js';
 import { Store } from '../ports/store.js';
 import { inject, injectable } from '../shared/di.js';
 import { ComputeConfig } from './compute-config.js';
-import type { RunBody, RunResult } from './compute.schema.js';
+import type { RunResult } from './compute.schema.js';
 import { FilesystemService } from './filesystem.service.js';
 
 /** Parsed body of a run (defaults applied). */
@@ -59,4 +59,3 @@ export class ComputeService {
   }
 }
 
-export type { RunBody };

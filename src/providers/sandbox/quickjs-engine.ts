@@ -1,4 +1,4 @@
-import { newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { transform } from 'sucrase';
 import { GUEST_MODULES, guestPrelude } from './guest-prelude.js';
 import { guestRngSource } from './seeded-rng.js';
@@ -14,29 +14,35 @@ export function stripTypes(code: string): string {
   return transform(code, { transforms: ['typescript'], disableESTransforms: true, keepUnusedImports: true }).code;
 }
 
+/** Runs after which a worker's WebAssembly instance is replaced (bounds heap fragmentation). */
+const RUNS_PER_INSTANCE = 200;
+
 /**
- * TypeScript and JavaScript in QuickJS compiled to WebAssembly. Every run gets a fresh WebAssembly
- * instance (prepared ahead, so the next run does not wait for it): nothing of an earlier run's
- * memory survives, and no host object is reachable except the bridge functions defined here.
+ * TypeScript and JavaScript in QuickJS compiled to WebAssembly. Every run gets a fresh QuickJS
+ * runtime and context (its own heap, atoms and globals: nothing of an earlier run survives as an
+ * object) in the worker's WebAssembly instance, which is replaced whenever a run leaves it in
+ * doubt (a disposal that fails) and every 200 runs. No host object is reachable except the
+ * bridge functions defined here.
  */
 export class QuickJsEngine implements Engine {
   readonly runtime = 'typescript' as const;
-  private spare: Promise<QuickJSWASMModule> | undefined;
+  private module: Promise<QuickJSWASMModule> | undefined;
+  private runs = 0;
 
-  /** Starts instantiating the next run's interpreter. */
+  /** Instantiates the worker's WebAssembly instance ahead of the first run. */
   prepare(): void {
-    this.spare ??= newQuickJSWASMModule();
+    this.module ??= newQuickJSWASMModule();
   }
 
   async ready(): Promise<void> {
     this.prepare();
-    await this.spare;
+    await this.module;
   }
 
   async run(run: EngineRun): Promise<EngineExit> {
     this.prepare();
-    const module = await this.spare!;
-    this.spare = undefined;
+    const module = await this.module!;
+    if (++this.runs >= RUNS_PER_INSTANCE) this.retire();
     let source: string;
     try {
       source = stripTypes(run.code);
@@ -55,54 +61,88 @@ export class QuickJsEngine implements Engine {
       return module;
     });
     const vm = runtime.newContext();
-    this.bridge(vm, run, (code) => (exitCode ??= code));
+    const handles: QuickJSHandle[] = [];
+    const keep = <T extends QuickJSHandle>(handle: T): T => (handles.push(handle), handle);
+    try {
+      return { exitCode: this.execute(vm, runtime, run, source, keep, () => exitCode, (code) => (exitCode ??= code)) };
+    } finally {
+      try {
+        for (const handle of handles) if (handle.alive) handle.dispose();
+        vm.dispose();
+        runtime.dispose();
+      } catch {
+        // A run that broke QuickJS's bookkeeping must not share an instance with the next one.
+        this.retire();
+      }
+    }
+  }
+
+  private retire(): void {
+    this.module = undefined;
+    this.runs = 0;
+    this.prepare();
+  }
+
+  private execute(
+    vm: QuickJSContext,
+    runtime: QuickJSRuntime,
+    run: EngineRun,
+    source: string,
+    keep: <T extends QuickJSHandle>(handle: T) => T,
+    exited: () => number | undefined,
+    exit: (code: number) => void,
+  ): number {
+    this.bridge(vm, run, exit);
     const prelude = vm.evalCode(guestPrelude(run.nowMs, guestRngSource(run.seed)), 'prelude.js');
-    if (prelude.error) throw new Error(`sandbox prelude failed: ${JSON.stringify(vm.dump(prelude.error))}`);
-    prelude.value.dispose();
+    if (prelude.error) throw new Error(`sandbox prelude failed: ${JSON.stringify(vm.dump(keep(prelude.error)))}`);
+    keep(prelude.value);
     if (!run.tree.get(WORKDIR)) run.tree.mkdir(WORKDIR, true);
 
     const failure = (handle: QuickJSHandle): number => {
-      if (exitCode !== undefined) return exitCode;
+      keep(handle);
+      const code = exited();
+      if (code !== undefined) return code;
       const error = vm.dump(handle) as { name?: string; message?: string; stack?: string } | string;
-      const text = typeof error === 'object' && error !== null ? `${error.name ?? 'Error'}: ${error.message ?? ''}\n${error.stack ?? ''}` : `Uncaught ${String(error)}\n`;
       if (typeof error === 'object' && error?.message === 'out of memory') {
         run.write('stderr', 'out of memory\n');
         return 137;
       }
+      const text = typeof error === 'object' && error !== null ? `${error.name ?? 'Error'}: ${error.message ?? ''}\n${error.stack ?? ''}` : `${String(error)}\n`;
       run.write('stderr', `Uncaught ${text.replace(/\n*$/, '\n')}`);
       return 1;
     };
 
     const result = vm.evalCode(source, `${WORKDIR}/main.ts`, { type: 'module' });
-    if (result.error) return { exitCode: failure(result.error) };
-    const promise = result.value;
-    const sandbox = vm.getProp(vm.global, '__sandbox');
-    const runNextTimer = vm.getProp(sandbox, 'runNextTimer');
+    if (result.error) return failure(result.error);
+    const promise = keep(result.value);
+    const sandbox = keep(vm.getProp(vm.global, '__sandbox'));
+    const runNextTimer = keep(vm.getProp(sandbox, 'runNextTimer'));
     // Drive the event loop: microtasks, then due timers in virtual time, until nothing is left.
     for (;;) {
       const jobs = runtime.executePendingJobs();
-      if (jobs.error) return { exitCode: failure(jobs.error) };
+      if (jobs.error) return failure(jobs.error);
       jobs.dispose();
-      if (exitCode !== undefined) return { exitCode };
+      const code = exited();
+      if (code !== undefined) return code;
       const state = vm.getPromiseState(promise);
-      if (state.type === 'rejected') return { exitCode: failure(state.error) };
+      if (state.type === 'rejected') return failure(state.error);
       if (state.type === 'fulfilled' && state.notAPromise !== true) state.value.dispose();
       const ran = vm.callFunction(runNextTimer, vm.undefined);
-      if (ran.error) return { exitCode: failure(ran.error) };
+      if (ran.error) return failure(ran.error);
       const more = vm.dump(ran.value) === true;
       ran.value.dispose();
       if (!more && !runtime.hasPendingJob()) {
         if (state.type === 'pending') {
           // The module awaits something that can never settle (Node exits 13 here).
           run.write('stderr', 'Warning: Detected unsettled top-level await\n');
-          return { exitCode: 13 };
+          return 13;
         }
         break;
       }
     }
-    const processHandle = vm.getProp(vm.global, 'process');
-    const code = vm.dump(vm.getProp(processHandle, 'exitCode')) as unknown;
-    return { exitCode: typeof code === 'number' ? code | 0 : 0 };
+    const processHandle = keep(vm.getProp(vm.global, 'process'));
+    const code = vm.dump(keep(vm.getProp(processHandle, 'exitCode'))) as unknown;
+    return typeof code === 'number' ? code | 0 : 0;
   }
 
   /** Defines `__host` in the guest: output, exit and the filesystem calls, all over plain values. */
