@@ -96,3 +96,20 @@ describe.each(RAW_TRANSPORTS)('compute filesystem over %s', (kind) => {
     expect(await (await call(bob, 'GET', '/v1/compute/fs/content?path=/keep/me.txt')).json()).toMatchObject({ content: b64('kept') });
   });
 });
+
+describe('compute filesystem: large writes', () => {
+  it('writes and reads back a 24 MB file (Base64 checked without a regular expression)', async () => {
+    const world = await openRawWorld('fetch');
+    try {
+      const agent = await world.newAgent('big');
+      const bytes = Buffer.alloc(24 * 1024 * 1024, 3);
+      const put = await world.raw('/v1/compute/fs', jsonInit('PUT', { path: '/big.bin', content: bytes.toString('base64') }, bearer(agent.api_key)));
+      expect(put.status).toBe(200);
+      const got = (await (await world.raw('/v1/compute/fs/content?path=/big.bin', jsonInit('GET', undefined, bearer(agent.api_key)))).json()) as { size: number; content: string };
+      expect(got.size).toBe(bytes.length);
+      expect(Buffer.from(got.content, 'base64').equals(bytes)).toBe(true);
+    } finally {
+      await world.close();
+    }
+  });
+});

@@ -11,7 +11,18 @@ import { ancestorsOf, isWithin, nameOf, normalisePath, parentOf } from './fs-pat
 import { FS_ENTRIES, FS_USAGE, entryId, type FsEntryRecord, type FsUsageRecord } from './fs-records.js';
 import type { FsContent, FsListing, FsWritten } from './compute.schema.js';
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Whether text is canonical Base64 with padding (a loop: a regular expression overflows its stack on 100 MB). */
+function isBase64(text: string): boolean {
+  if (text.length % 4 !== 0) return false;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const end = text.length - padding;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+    if (!ok) return false;
+  }
+  return true;
+}
 
 /** Decoded size of canonical Base64 text, computed without decoding it. */
 function decodedSize(text: string): number {
@@ -61,7 +72,7 @@ export class FilesystemService {
    */
   async write(agentId: string, rawPath: string, content: string): Promise<FsWritten> {
     const path = normalisePath(rawPath);
-    if (!BASE64.test(content)) throw new ApiError('invalid_request', 'content: expected Base64 text (RFC 4648, with padding)', 'content');
+    if (!isBase64(content)) throw new ApiError('invalid_request', 'content: expected Base64 text (RFC 4648, with padding)', 'content');
     const size = decodedSize(content);
     if (size > this.config.maxWriteBytes) {
       throw new ApiError('payload_too_large', `content: a write takes at most ${this.config.maxWriteBytes} bytes decoded, got ${size}`, 'content');
