@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- compute [--runs N] [--pool N] [--skip-bubblewrap]`
+ * `npm run bench -- compute [--runs N] [--pool N] [--skip-bubblewrap] [--fs-only]`
  *
  * 1. Floor: a bare worker-thread round trip (postMessage there and back), p50/p99.
  * 2. Warm hello-world per runtime on the WebAssembly sandbox: the run's own time once its
@@ -66,6 +66,7 @@ async function floor(runs: number): Promise<number[]> {
 }
 
 export async function run(args: string[]): Promise<void> {
+  if (args.includes('--fs-only')) return filesystem();
   const runs = Number(option(args, 'runs', '40'));
   const poolSize = Number(option(args, 'pool', String(availableParallelism())));
   console.log(`compute benchmark: ${runs} runs per measurement, pool ${poolSize}, ${availableParallelism()} CPUs, node ${process.version}`);
@@ -139,7 +140,13 @@ export async function run(args: string[]): Promise<void> {
     await sleep(500);
   }
 
-  // Filesystem throughput through the API.
+  await filesystem();
+  if (args.includes('--skip-bubblewrap')) return;
+  await bubblewrap(runs);
+}
+
+/** Filesystem write and read throughput through the API. */
+async function filesystem(): Promise<void> {
   const runtime = await createRuntime({ compute: { poolSize: 1 } });
   const agent = await runtime.createAgent({ name: 'bench' });
   const bytes = Buffer.alloc(16 * MB, 7);
@@ -159,8 +166,10 @@ export async function run(args: string[]): Promise<void> {
   }
   console.log(`\nfilesystem through the API (16 MB file, Base64 JSON): write ${fmt(16 / (percentile(writes, 0.5) / 1000), 0)} MB/s, read ${fmt(16 / (percentile(reads, 0.5) / 1000), 0)} MB/s (p50 of 5)`);
   await runtime.close();
+}
 
-  if (args.includes('--skip-bubblewrap')) return;
+/** Hello-world latency of real processes under bubblewrap. */
+async function bubblewrap(runs: number): Promise<void> {
   const problem = bubblewrapUnavailable();
   if (problem) {
     console.log(`\nbubblewrap: skipped (${problem})`);
