@@ -4,7 +4,6 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sandbox, SandboxChanges, SandboxRequest, SandboxResult } from '../../core/ports/sandbox.js';
 import { nodePreload, pythonDriver } from './bubblewrap-files.js';
-import { stripTypes } from './quickjs-engine.js';
 import { OutputSink, appendLine } from './output-sink.js';
 import { seedWords } from './seeded-rng.js';
 
@@ -106,6 +105,8 @@ export class BubblewrapSandbox implements Sandbox {
       case 'typescript': {
         let source: string;
         try {
+          // Loaded on first use: the parser costs the server's start-up nothing until then.
+          const { stripTypes } = await import('./strip-types.js');
           source = stripTypes(request.code);
         } catch (error) {
           source = `throw new SyntaxError(${JSON.stringify((error as Error).message)});`;

@@ -1,7 +1,7 @@
 import { newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
-import { transform } from 'sucrase';
 import { GUEST_MODULES, guestPrelude } from './guest-prelude.js';
 import { guestRngSource } from './seeded-rng.js';
+import { stripTypes } from './strip-types.js';
 import { WORKDIR, type Engine, type EngineExit, type EngineRun } from './engine.js';
 import { FsError, VirtualTree } from './virtual-tree.js';
 
@@ -9,10 +9,6 @@ import { FsError, VirtualTree } from './virtual-tree.js';
 const MAX_STACK_BYTES = 512 * 1024;
 const ALLOWED = Object.keys(GUEST_MODULES).filter((name) => name.startsWith('node:') || name === 'fs').join(', ');
 
-/** Strips TypeScript syntax, keeping ES modules and top-level await as they are. */
-export function stripTypes(code: string): string {
-  return transform(code, { transforms: ['typescript'], disableESTransforms: true, keepUnusedImports: true }).code;
-}
 
 /** Runs after which a worker's WebAssembly instance is replaced (bounds heap fragmentation). */
 const RUNS_PER_INSTANCE = 200;
