@@ -88,8 +88,12 @@ export class PyodideEngine implements Engine {
 
   /** Starts loading the next run's interpreter. */
   prepare(): void {
-    this.spare ??= this.load();
-    this.spare.catch(() => undefined);
+    if (this.spare) return;
+    const spare = (this.spare = this.load());
+    // A failed load is reported to the run waiting for it; the next run tries a new one.
+    spare.catch(() => {
+      if (this.spare === spare) this.spare = undefined;
+    });
   }
 
   private async load(): Promise<Prepared> {

@@ -27,7 +27,11 @@ export class QuickJsEngine implements Engine {
 
   /** Instantiates the worker's WebAssembly instance ahead of the first run. */
   prepare(): void {
-    this.module ??= newQuickJSWASMModule();
+    if (this.module) return;
+    const module = (this.module = newQuickJSWASMModule());
+    module.catch(() => {
+      if (this.module === module) this.module = undefined;
+    });
   }
 
   async ready(): Promise<void> {

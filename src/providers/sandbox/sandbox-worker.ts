@@ -51,7 +51,7 @@ const engines: Record<string, Engine> = {
 };
 
 /** Freezes time and seeds randomness for the length of one run; answers the undo. */
-function pinWorld(nowMs: number, seed: Uint8Array): () => void {
+function pinWorld(nowMs: number, seed: Uint8Array, hideRequire: boolean): () => void {
   const rng = seededRng(seed);
   const RealDate = Date;
   const realRandom = Math.random;
@@ -68,8 +68,10 @@ function pinWorld(nowMs: number, seed: Uint8Array): () => void {
   // Pyodide's loader defines a global `require` (fs, crypto, ws, child_process) for its own use:
   // nothing of the run may find it.
   const scope = globalThis as { require?: unknown };
-  const realRequire = scope.require;
-  delete scope.require;
+  // (Not around bash runs: they reach no JavaScript, and an interpreter loading in the background
+  // meanwhile needs it.)
+  const realRequire = hideRequire ? scope.require : undefined;
+  if (hideRequire) delete scope.require;
   globalThis.Date = FrozenDate as DateConstructor;
   Math.random = rng.random;
   crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T): T => {
@@ -108,7 +110,7 @@ port.on('message', (message: ToWorker) => {
       return;
     }
     send({ type: 'started' });
-    const unpin = pinWorld(message.nowMs, message.seed);
+    const unpin = pinWorld(message.nowMs, message.seed, message.runtime !== 'bash');
     let result: FromWorker;
     try {
       const { exitCode } = await engine.run({ code: message.code, tree, nowMs: message.nowMs, seed: message.seed, memoryLimitBytes: message.memoryLimitBytes, outputLimitBytes: message.outputLimitBytes, write });
