@@ -28,6 +28,8 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
   --webhook URL=SECRET deliver every agent's webhook events to URL, signed with SECRET
                        (repeatable; docs/webhooks.md)
+  --sandbox KIND       where compute runs execute: wasm (default, in-process WebAssembly) or
+                       bubblewrap (real node, python3 and bash under bwrap; needs bwrap)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Loads a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`) for signing credentials. @throws Error naming the file */
@@ -58,11 +60,13 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
       webhook: { type: 'string', multiple: true },
+      sandbox: { type: 'string', default: 'wasm' },
     },
   });
   const port = Number(values.port);
   if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+  if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
   const runtime: RuntimeOptions = {
     seed,
     mode: values.live ? 'live' : 'simulated',
@@ -70,6 +74,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
+    compute: { sandbox: values.sandbox },
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),

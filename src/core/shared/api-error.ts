@@ -12,7 +12,9 @@ export const ERROR_STATUS = {
   already_exists: 409,
   idempotency_conflict: 409,
   idempotency_key_in_use: 409,
+  conflict: 409,
   payload_too_large: 413,
+  quota_exceeded: 413,
   rate_limited: 429,
   internal_error: 500,
 } as const;
