@@ -11,6 +11,8 @@ import type { DocumentExtractor } from '../core/ports/document-extractor.js';
 import type { Embedder } from '../core/ports/embedder.js';
 import type { VectorIndexFactory } from '../core/ports/vector-index.js';
 import type { MemoryOptions } from '../core/memory/memory-config.js';
+import type { Browser } from '../core/ports/browser.js';
+import type { BrowserOptions } from '../core/browser/browser-config.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -27,6 +29,16 @@ export interface ProviderOverrides {
   vectorIndex?: VectorIndexFactory;
   /** Reads the text of uploaded documents (default: `LibraryDocumentExtractor`). */
   documentExtractor?: DocumentExtractor;
+  /** Runs browser sessions (default: by `browser.provider`). */
+  browser?: Browser;
+}
+
+/** Browser-session settings: which browser runs sessions, and the limits of docs/browser.md. */
+export interface RuntimeBrowserOptions extends BrowserOptions {
+  /** `auto` (default): Chromium when a binary is found, else the simulated browser. */
+  provider?: 'auto' | 'chromium' | 'simulated';
+  /** The Chromium binary (default: `CHROMIUM_PATH`, /usr/bin/chromium, or `chromium` on PATH). */
+  chromiumPath?: string;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */
@@ -64,6 +76,8 @@ export interface RuntimeOptions {
   wallet?: WalletOptions;
   /** Memory settings: upload limit, chunking, index choice (defaults in docs/memory.md). */
   memory?: MemoryOptions;
+  /** Browser sessions: provider and limits (defaults in docs/browser.md). */
+  browser?: RuntimeBrowserOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }
