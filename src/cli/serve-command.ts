@@ -25,6 +25,9 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --smtp-host HOST     address of the SMTP listener (default: --host)
   --smtp-relay URL     send mail for outside addresses through this relay,
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
+  --browser KIND       browser sessions run on auto (default: chromium when found, else
+                       simulated), chromium or simulated
+  --chromium PATH      the Chromium binary (default: /usr/bin/chromium or chromium on PATH)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Loads a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`) for signing credentials. @throws Error naming the file */
@@ -54,10 +57,14 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'smtp-host': { type: 'string' },
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
+      browser: { type: 'string', default: 'auto' },
+      chromium: { type: 'string' },
     },
   });
   const port = Number(values.port);
   if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
+  const browser = values.browser;
+  if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
   const runtime: RuntimeOptions = {
     seed,
@@ -65,6 +72,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values.data ? { persistence: new JsonFilePersistence(values.data), blobs: new FileBlobStore(`${values.data}.blobs`) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
+    browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),
@@ -97,7 +105,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
 }
 
 async function printDemo(runtime: Awaited<ReturnType<typeof createRuntime>>, url: string, out: (line: string) => void): Promise<void> {
-  const existing = (await runtime.anonymous().getPublicProfile('demo').catch(() => undefined)) !== undefined;
+  const existing = (await runtime.anonymous().identity.getPublicProfile('demo').catch(() => undefined)) !== undefined;
   if (existing) {
     out('demo agent: demo (already created in this data file; its API key was printed when it was made)');
     return;

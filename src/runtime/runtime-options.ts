@@ -13,6 +13,7 @@ import type { VectorIndexFactory } from '../core/ports/vector-index.js';
 import type { MemoryOptions } from '../core/memory/memory-config.js';
 import type { Browser } from '../core/ports/browser.js';
 import type { BrowserOptions } from '../core/browser/browser-config.js';
+import type { HttpClient } from '../core/ports/http-client.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -31,6 +32,8 @@ export interface ProviderOverrides {
   documentExtractor?: DocumentExtractor;
   /** Runs browser sessions (default: by `browser.provider`). */
   browser?: Browser;
+  /** Every outbound HTTP request: webhook deliveries, TwiML fetches, provider APIs (default: `FetchHttpClient`). */
+  httpClient?: HttpClient;
 }
 
 /** Browser-session settings: which browser runs sessions, and the limits of docs/browser.md. */
