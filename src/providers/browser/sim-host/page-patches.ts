@@ -77,14 +77,14 @@ export function installGeometry(window: any, geometry: Geometry): void {
   const computed = window.getComputedStyle.bind(window);
   window.getComputedStyle = (element: any, pseudo?: string) => {
     const style = computed(element, pseudo);
-    if (!style.visibility) {
-      try {
-        Object.defineProperty(style, 'visibility', { configurable: true, value: 'visible' });
-      } catch {
-        // a frozen declaration keeps its own answer
-      }
-    }
-    return style;
+    return new Proxy(style, {
+      get(target, key) {
+        if (key === 'visibility') return target.visibility || 'visible';
+        if (key === 'getPropertyValue') return (name: string) => (name === 'visibility' ? target.visibility || 'visible' : target.getPropertyValue(name));
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
   };
   window.IntersectionObserver = class IntersectionObserver {
     private readonly targets = new Set<any>();
