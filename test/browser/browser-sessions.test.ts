@@ -53,7 +53,7 @@ describe.each(PROVIDERS)('browser sessions on the $provider browser', ({ provide
     await page.type('#name', 'Ada');
     await page.click('#change');
     expect(await page.$eval('#heading', (element) => element.textContent)).toBe('Clicked Ada');
-    expect(await page.evaluate(() => document.title)).toBe('Test page');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { title: string } }).document.title)).toBe('Test page');
     expect(await page.content()).toContain('<h1 id="heading">Clicked Ada</h1>');
 
     const shot = await alice.browser.screenshot(session.session_id);

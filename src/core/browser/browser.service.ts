@@ -167,7 +167,11 @@ export class BrowserSessions {
     return { kind: 'accept', instance };
   }
 
-  /** Connects an accepted DevTools client; each of its messages is activity. */
+  /**
+   * Connects an accepted DevTools client; each of its messages is activity. `Browser.close`
+   * (puppeteer's `browser.close()`) ends the session as a DELETE would, instead of killing the
+   * browser behind the service's back.
+   */
   connect(sessionId: string, instance: BrowserInstance, client: CdpChannel): void {
     const live = this.live.get(sessionId);
     const noted: CdpChannel = {
@@ -177,10 +181,24 @@ export class BrowserSessions {
       onMessage: (listener) =>
         client.onMessage((message) => {
           if (live) live.lastActivityMs = this.clock.now();
+          if (message.includes('"Browser.close"') && this.closesBrowser(sessionId, message, client)) return;
           listener(message);
         }),
     };
     instance.attach(noted);
+  }
+
+  private closesBrowser(sessionId: string, message: string, client: CdpChannel): boolean {
+    let parsed: { id?: unknown; method?: unknown; sessionId?: unknown };
+    try {
+      parsed = JSON.parse(message) as typeof parsed;
+    } catch {
+      return false;
+    }
+    if (parsed.method !== 'Browser.close' || parsed.sessionId !== undefined) return false;
+    client.send(JSON.stringify({ id: parsed.id, result: {} }));
+    void this.terminate(sessionId, 'closed').catch(() => undefined);
+    return true;
   }
 
   /** Notes activity on an open session (in memory only). */
@@ -221,6 +239,10 @@ export class BrowserSessions {
 
   /** Stops every browser of this process without writing (a restarted world marks them `restart`). */
   async stopAll(): Promise<void> {
+    await Promise.all([this.stopInstances(), this.browser.shutdown?.().catch(() => undefined)]);
+  }
+
+  private async stopInstances(): Promise<void> {
     const instances = [...this.live.values()].map((live) => live.instance);
     this.live.clear();
     await Promise.all(instances.map((instance) => instance?.close().catch(() => undefined)));
@@ -231,7 +253,7 @@ export class BrowserSessions {
    * session becomes terminated with reason `restart`; browsers of the replaced world are stopped.
    */
   async restored(): Promise<void> {
-    const stopping = this.stopAll();
+    const stopping = this.stopInstances();
     await this.store.transaction((tx) => {
       for (const session of tx.all<StoredSession>(SESSIONS)) {
         if (session.status === 'open') this.markTerminated(tx, session.session_id, 'restart', undefined);

@@ -60,6 +60,8 @@ export interface Browser {
   readonly kind: 'chromium' | 'simulated';
   /** Starts one browser. @throws Error when it cannot be started */
   launch(request: BrowserLaunchRequest): Promise<BrowserInstance>;
+  /** Ends whatever the provider keeps besides sessions (a warm spare browser); called when the runtime stops. */
+  shutdown?(): Promise<void>;
 }
 
 /** Injection token of {@link Browser}. */

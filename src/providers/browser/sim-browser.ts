@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, BrowserInstance, BrowserLaunchRequest, CdpChannel, Screenshot } from '../../core/ports/browser.js';
-import type { FromHost, HostInit, ToHost } from './sim-host/protocol.js';
+import type { FromHost, HostInit, SessionInit, ToHost } from './sim-host/protocol.js';
 
 /** One outbound page load of a simulated page. */
 export interface PageRequest {
@@ -61,26 +61,50 @@ export class SimulatedBrowser implements Browser {
 
   constructor(private readonly loader: PageLoader) {}
 
+  /** A started host waiting for its session: hosts take seconds to load happy-dom, so one is kept ready. */
+  private spare: SimInstance | undefined;
+
   async launch(request: BrowserLaunchRequest): Promise<BrowserInstance> {
+    const instance = this.spare ?? this.spawn();
+    this.spare = undefined;
+    await instance.start({ viewport: request.viewport, url: request.url, navigationTimeoutMs: request.navigationTimeoutMs });
+    this.spare = this.spawn();
+    this.spare.ready.catch(() => (this.spare = undefined));
+    return instance;
+  }
+
+  /** Stops the spare host. */
+  async shutdown(): Promise<void> {
+    const spare = this.spare;
+    this.spare = undefined;
+    await spare?.close();
+  }
+
+  private spawn(): SimInstance {
     const entry = hostEntry();
     const happyDom = createRequire(import.meta.url).resolve('happy-dom');
     const modules = realpathSync(path.resolve(path.dirname(happyDom), '..', '..'));
-    const init: HostInit = { viewport: request.viewport, url: request.url, navigationTimeoutMs: request.navigationTimeoutMs, happyDom: pathToFileURL(realpathSync(happyDom)).href };
+    const init: HostInit = { happyDom: pathToFileURL(realpathSync(happyDom)).href };
     const child = fork(entry, [], {
       execArgv: ['--disallow-code-generation-from-strings', '--frozen-intrinsics', '--experimental-permission', `--allow-fs-read=${modules}${path.sep}`, `--allow-fs-read=${path.dirname(entry)}${path.sep}`, '--no-warnings', '--max-old-space-size=256'],
       env: { SIM_BROWSER_INIT: JSON.stringify(init) },
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'json',
     });
-    const instance = new SimInstance(child, this.loader);
-    await instance.ready;
-    return instance;
+    return new SimInstance(child, this.loader);
   }
 }
+
+/** Every host still running, killed if the service process exits without closing them. */
+const hosts = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of hosts) child.kill('SIGKILL');
+});
 
 /** One session's host process. */
 class SimInstance implements BrowserInstance {
   readonly ready: Promise<void>;
+  private started: (() => void) | undefined;
   private readonly clients = new Map<number, CdpChannel>();
   private readonly shots = new Map<number, (shot: Screenshot) => void>();
   private readonly exitListeners: Array<() => void> = [];
@@ -93,7 +117,12 @@ class SimInstance implements BrowserInstance {
     private readonly child: ChildProcess,
     private readonly loader: PageLoader,
   ) {
+    hosts.add(child);
+    // A host never keeps the service's process alive on its own; runtime.close() ends it.
+    child.unref();
+    (child.channel as { unref?: () => void } | undefined)?.unref?.();
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    void this.exited.then(() => hosts.delete(child));
     void this.exited.then(() => {
       for (const client of this.clients.values()) client.close();
       this.clients.clear();
@@ -104,8 +133,19 @@ class SimInstance implements BrowserInstance {
       child.once('exit', (code) => reject(new Error(`the simulated browser exited with code ${code} while starting`)));
       child.on('message', (message: FromHost) => {
         if (message.t === 'ready') resolve();
+        else if (message.t === 'started') this.started?.();
         else this.receive(message);
       });
+    });
+  }
+
+  /** Gives the host its session and waits until its first page exists. */
+  async start(init: SessionInit): Promise<void> {
+    await this.ready;
+    await new Promise<void>((resolve, reject) => {
+      this.started = resolve;
+      this.exited.then(() => reject(new Error('the simulated browser exited while starting')));
+      this.post({ t: 'start', init });
     });
   }
 

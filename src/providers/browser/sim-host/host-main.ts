@@ -49,11 +49,14 @@ const browser = new Browser({
   },
 });
 const context = browser.defaultContext;
-server = new CdpServer(() => context.newPage(), init.viewport, init.navigationTimeoutMs);
-server.createPage(init.url);
 
 process.on('message', (message: ToHost) => {
   switch (message.t) {
+    case 'start':
+      server = new CdpServer(() => context.newPage(), message.init.viewport, message.init.navigationTimeoutMs);
+      server.createPage(message.init.url);
+      send({ t: 'started' });
+      break;
     case 'open':
       server.open(message.c, (text) => send({ t: 'out', c: message.c, m: text }));
       break;

@@ -1,5 +1,6 @@
 /** Messages from the service to a simulated-browser host process. */
 export type ToHost =
+  | { t: 'start'; init: SessionInit }
   | { t: 'open'; c: number }
   | { t: 'in'; c: number; m: string }
   | { t: 'close'; c: number }
@@ -10,6 +11,7 @@ export type ToHost =
 /** Messages from a host process to the service. */
 export type FromHost =
   | { t: 'ready' }
+  | { t: 'started' }
   | { t: 'out'; c: number; m: string }
   | { t: 'shut'; c: number }
   | { t: 'shot'; id: number; png: string; width: number; height: number }
@@ -17,9 +19,13 @@ export type FromHost =
 
 /** What a host process starts with (JSON in its `SIM_BROWSER_INIT` environment variable). */
 export interface HostInit {
+  /** file: URL of happy-dom's entry module. */
+  happyDom: string;
+}
+
+/** The session a started host serves (hosts start before they are needed, then get this). */
+export interface SessionInit {
   viewport: { width: number; height: number };
   url: string | null;
   navigationTimeoutMs: number;
-  /** file: URL of happy-dom's entry module. */
-  happyDom: string;
 }
