@@ -27,6 +27,22 @@ describe('browser sessions in a simulated world', () => {
   });
   afterAll(async () => close?.());
 
+  it('draws the same page into the same PNG bytes in two sessions (a deterministic rendering)', async () => {
+    const invoice = await carol.wallet.createInvoice({ to: 'dave@agents.test', amount: '1.00', currency: 'usd' });
+    const first = await carol.browser.createSession({ url: invoice.payment_url, viewport: { width: 640, height: 400 } });
+    const second = await dave.browser.createSession({ url: invoice.payment_url, viewport: { width: 640, height: 400 } });
+    const [one, two] = [await carol.browser.screenshot(first.session_id), await dave.browser.screenshot(second.session_id)];
+    expect(one).toEqual(two);
+    expect({ width: one.width, height: one.height }).toEqual({ width: 640, height: 400 });
+    const png = Buffer.from(one.data, 'base64');
+    const { inflateSync } = await import('node:zlib');
+    const idat = png.indexOf('IDAT');
+    const pixels = inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)));
+    expect(pixels.some((byte, index) => index % (640 * 3 + 1) !== 0 && byte < 128)).toBe(true);
+    await carol.browser.deleteSession(first.session_id);
+    await dave.browser.deleteSession(second.session_id);
+  });
+
   it('lets an agent pay an invoice by clicking through its payment_url in a session', async () => {
     const invoice = await carol.wallet.createInvoice({ to: 'dave@agents.test', amount: '42.50', currency: 'usd', description: 'Consulting' });
     const session = await dave.browser.createSession({ url: invoice.payment_url });

@@ -93,6 +93,7 @@ export class ChromiumBrowser implements Browser {
     const instance = new ChromiumInstance(child, browserUrl, controller, request.viewport, profile);
     await instance.ready();
     await this.fitViewport(instance, request);
+    if (request.url) await instance.loaded(request.navigationTimeoutMs);
     return instance;
   }
 

@@ -66,6 +66,17 @@ export class ChromiumInstance implements BrowserInstance {
     return { width, height };
   }
 
+  /** Waits until the first page's document has loaded, for at most `timeoutMs`. */
+  async loaded(timeoutMs: number): Promise<void> {
+    const sessionId = await this.sessionOf(this.pages[0]!);
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const answer = await this.controller.send('Runtime.evaluate', { expression: "document.readyState === 'complete' && location.href !== 'about:blank'", returnByValue: true }, sessionId);
+      if ((answer.result as { value?: unknown }).value === true) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
   /** Grows the window by `delta` and waits until the first page's viewport is `target`. */
   async resizeBy(delta: Viewport, target: Viewport): Promise<void> {
     const window = await this.controller.send('Browser.getWindowForTarget', { targetId: this.pages[0] });

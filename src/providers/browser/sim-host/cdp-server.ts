@@ -43,8 +43,8 @@ export class CdpServer implements PageSink {
     private readonly navigationTimeoutMs: number,
   ) {}
 
-  /** Opens a page (and its tab), announcing it to connections that discover or auto-attach. */
-  createPage(url: string | null): SimPage {
+  /** Opens a page (and its tab), announcing it to connections that discover or auto-attach; `loaded` follows its first load. */
+  createPage(url: string | null, loaded?: () => void): SimPage {
     const number = String(this.nextTarget++).padStart(4, '0');
     const page = new SimPage(this.openPage(), `PAGE${number}`, `TAB${number}`, CONTEXT, this, this.objects, { ...this.viewport }, this.navigationTimeoutMs);
     this.pages.push(page);
@@ -55,7 +55,8 @@ export class CdpServer implements PageSink {
       }
       this.autoAttachRoot(connection, page);
     }
-    if (url) page.navigate(url, () => undefined);
+    if (url) page.navigate(url, () => undefined, loaded);
+    else loaded?.();
     return page;
   }
 

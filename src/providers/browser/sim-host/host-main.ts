@@ -54,8 +54,7 @@ process.on('message', (message: ToHost) => {
   switch (message.t) {
     case 'start':
       server = new CdpServer(() => context.newPage(), message.init.viewport, message.init.navigationTimeoutMs);
-      server.createPage(message.init.url);
-      send({ t: 'started' });
+      server.createPage(message.init.url, () => send({ t: 'started' }));
       break;
     case 'open':
       server.open(message.c, (text) => send({ t: 'out', c: message.c, m: text }));

@@ -167,8 +167,11 @@ export class SimPage {
     return ['init', 'commit', ...this.fired, ...(this.fired.has('load') ? ['networkAlmostIdle', 'networkIdle'] : [])];
   }
 
-  /** Navigates; `respond` is called once the response arrived (before the new document commits). */
-  navigate(url: string, respond: (loaderId: string, errorText?: string) => void): void {
+  /**
+   * Navigates; `respond` is called once the response arrived (before the new document commits),
+   * `finished` once the document loaded (or the load failed).
+   */
+  navigate(url: string, respond: (loaderId: string, errorText?: string) => void, finished?: () => void): void {
     const loaderId = newLoaderId();
     this.pendingLoader = loaderId;
     this.onNavigationResponse = respond;
@@ -176,6 +179,7 @@ export class SimPage {
       const window = this.page.mainFrame.window;
       if (window !== this.window) this.commit(window);
       this.loaded('load');
+      finished?.();
     };
     this.page
       .goto(url, { timeout: this.navigationTimeoutMs })
