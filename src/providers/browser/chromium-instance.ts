@@ -137,6 +137,8 @@ export class ChromiumInstance implements BrowserInstance {
     }
     this.clients.clear();
     this.controller.close();
+    // Held again until it is gone, so awaiting the close keeps the process alive meanwhile.
+    this.child.ref();
     if (this.child.pid !== undefined) try { process.kill(-this.child.pid, 'SIGKILL'); } catch { /* already gone */ }
     await this.exited;
     await rm(this.profile, { recursive: true, force: true, maxRetries: 3 });

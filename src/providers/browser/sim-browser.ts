@@ -177,6 +177,8 @@ class SimInstance implements BrowserInstance {
     this.closing = true;
     for (const client of this.clients.values()) client.close();
     this.clients.clear();
+    // Held again until it is gone, so awaiting the close keeps the process alive meanwhile.
+    this.child.ref();
     this.child.kill('SIGKILL');
     await this.exited;
   }
