@@ -56,8 +56,8 @@ describe('browser sessions in a simulated world', () => {
     expect(await page.$eval('#paid-confirmation', (element) => element.textContent)).toContain('Paid on');
     expect((await carol.wallet.getInvoice(invoice.invoice_id)).status).toBe('paid');
     expect((await carol.wallet.getBalance()).fiat.usd).toBe('42.50');
-    await browser.disconnect();
-    await dave.browser.deleteSession(session.session_id);
+    await browser.close();
+    expect(await dave.browser.getSession(session.session_id)).toMatchObject({ status: 'terminated', terminated_reason: 'closed' });
   });
 
   it('refuses a session past the per-agent limit with 429 rate_limited and Retry-After', async () => {
@@ -74,6 +74,14 @@ describe('browser sessions in a simulated world', () => {
   it('shows the sessions of a restored world terminated with reason "restart"', async () => {
     const open = (await carol.browser.listSessions()).sessions.find((session) => session.status === 'open')!;
     const sim = runtime.simClient();
+    // A CDP message is activity: it moves the expiry without any API call on the session.
+    const client = await puppeteer.connect({ browserWSEndpoint: open.ws_endpoint, defaultViewport: null });
+    const { now } = await sim.advanceClock({ seconds: 30 * 60 });
+    await client.version();
+    const listed = (await carol.browser.listSessions()).sessions.find((session) => session.session_id === open.session_id)!;
+    expect(listed.last_activity_at).toBe(now);
+    expect(listed.expires_at).toBe(new Date(Date.parse(now) + 3600_000).toISOString());
+    await client.disconnect();
     const snapshot = await sim.snapshot();
     await sim.restore(snapshot);
     await expect.poll(async () => (await carol.browser.getSession(open.session_id)).terminated_reason).toBe('restart');

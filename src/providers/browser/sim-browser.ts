@@ -27,6 +27,12 @@ export interface PageResponse {
 export type PageLoader = (request: PageRequest) => Promise<PageResponse>;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Node's permission-model flag: `--permission` from 22.13 and 23.5, `--experimental-permission` before. */
+function permissionFlag(): string {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major > 23 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13) ? '--permission' : '--experimental-permission';
+}
 let transpiled: string | undefined;
 
 /**
@@ -86,7 +92,7 @@ export class SimulatedBrowser implements Browser {
     const modules = realpathSync(path.resolve(path.dirname(happyDom), '..', '..'));
     const init: HostInit = { happyDom: pathToFileURL(realpathSync(happyDom)).href };
     const child = fork(entry, [], {
-      execArgv: ['--disallow-code-generation-from-strings', '--frozen-intrinsics', '--experimental-permission', `--allow-fs-read=${modules}${path.sep}`, `--allow-fs-read=${path.dirname(entry)}${path.sep}`, '--no-warnings', '--max-old-space-size=256'],
+      execArgv: ['--disallow-code-generation-from-strings', '--frozen-intrinsics', permissionFlag(), `--allow-fs-read=${modules}${path.sep}`, `--allow-fs-read=${path.dirname(entry)}${path.sep}`, '--no-warnings', '--max-old-space-size=256'],
       env: { SIM_BROWSER_INIT: JSON.stringify(init) },
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'json',
