@@ -65,3 +65,8 @@ export { Ed25519IssuerKeys } from './providers/keys/ed25519-issuer-keys.js';
 export { MemoryBlobStore } from './providers/blobs/memory-blob-store.js';
 export { FileBlobStore } from './providers/blobs/file-blob-store.js';
 export type { Download, UploadInput } from './core/api/binary.js';
+export type * from './core/browser/browser.schema.js';
+export type { BrowserOptions } from './core/browser/browser-config.js';
+export type { Browser, BrowserInstance, BrowserLaunchRequest, CdpChannel, Screenshot, Viewport } from './core/ports/browser.js';
+export { SimulatedBrowser, type PageLoader, type PageRequest, type PageResponse } from './providers/browser/sim-browser.js';
+export { pageLoader } from './providers/browser/page-loaders.js';

@@ -35,6 +35,7 @@ export class CdpConnection {
   send(method: string, params: object = {}, sessionId?: string): Promise<Record<string, unknown>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      if (this.socket.readyState !== WebSocket.OPEN) return reject(new Error('DevTools connection closed'));
       this.pending.set(id, { resolve, reject });
       this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
     });

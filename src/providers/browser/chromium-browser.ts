@@ -148,4 +148,3 @@ export function killGroup(child: ChildProcess): void {
   }
 }
 
-export { CdpConnection };

@@ -2,7 +2,7 @@
 // connections with flattened sessions, and the protocol subset puppeteer-core 24 and
 // playwright-core use to connect, open pages, navigate, evaluate, click, type and screenshot.
 import { dispatchKey, dispatchMouse, insertText } from './input.js';
-import { describeNode, ProtocolError, RemoteObjects, type CallArgument } from './remote-objects.js';
+import { ProtocolError, RemoteObjects, type CallArgument } from './remote-objects.js';
 import { SimPage, type EventGate, type PageSink } from './sim-page.js';
 
 type Params = Record<string, any>;
@@ -382,4 +382,3 @@ export class CdpServer implements PageSink {
   }
 }
 
-export { describeNode };

@@ -173,7 +173,7 @@ function inline(element: any, flow: Flow, layout: Layout, fontSize: number, colo
   layout.boxes.set(element, { x: left, y: top, width: right - left, height: bottom - top });
 }
 
-/** The topmost element at a point, or undefined. */
+/** The elements at a point, topmost first. */
 export function elementsAt(layout: Layout, x: number, y: number): any[] {
   const hits: any[] = [];
   for (const element of layout.order) {
