@@ -254,6 +254,9 @@ export class BrowserSessions {
    */
   async restored(): Promise<void> {
     const stopping = this.stopInstances();
+    // A restore sets the restored clock and re-arms jobs right after this hook returns: record
+    // the terminations once that is done, at the restored world's time.
+    await Promise.resolve();
     await this.store.transaction((tx) => {
       for (const session of tx.all<StoredSession>(SESSIONS)) {
         if (session.status === 'open') this.markTerminated(tx, session.session_id, 'restart', undefined);
