@@ -58,6 +58,11 @@ export class ChromiumBrowser implements Browser {
   readonly executablePath: string;
   /** Window size minus viewport size, learnt from the first launch (headless windows have a frame). */
   private frame: { width: number; height: number } = { width: 0, height: 0 };
+  /**
+   * Whether Chromium runs without its OS sandbox: as root (where the sandbox refuses to start), or
+   * after a launch failed because the sandbox could not start (no unprivileged user namespaces).
+   */
+  private noSandbox = process.getuid?.() === 0;
 
   /** @throws Error when no Chromium binary is found */
   constructor(private readonly options: ChromiumOptions = {}) {
@@ -67,13 +72,23 @@ export class ChromiumBrowser implements Browser {
   }
 
   async launch(request: BrowserLaunchRequest): Promise<BrowserInstance> {
+    try {
+      return await this.start(request);
+    } catch (error) {
+      if (this.noSandbox || !/sandbox/i.test(String((error as Error).message))) throw error;
+      this.noSandbox = true;
+      return this.start(request);
+    }
+  }
+
+  private async start(request: BrowserLaunchRequest): Promise<BrowserInstance> {
     const profile = await mkdtemp(path.join(tmpdir(), `agent-services-${request.sessionId}-`));
     const { width, height } = request.viewport;
     const flags = [
       ...BASE_FLAGS,
-      // Running as root, Chromium's sandbox cannot start (it needs an unprivileged user); the
-      // session then relies on the process boundary and the flags above.
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      // Running as root, or where user namespaces are unavailable, Chromium's sandbox cannot
+      // start; the session then relies on the process boundary and the flags above.
+      ...(this.noSandbox ? ['--no-sandbox'] : []),
       `--user-data-dir=${profile}`,
       `--window-size=${width + this.frame.width},${height + this.frame.height}`,
       ...(this.options.extraFlags ?? []),
