@@ -42,7 +42,6 @@ interface LiveSession {
   agentId: string;
   instance: BrowserInstance | null;
   lastActivityMs: number;
-  expiresMs: number;
 }
 
 /** What the DevTools edge learns about an upgrade: accept it, or refuse with a status. */
@@ -98,7 +97,7 @@ export class BrowserSessions {
       job_id: null,
     };
     // The slot is taken before the browser starts, so concurrent creates cannot pass the limit.
-    const live: LiveSession = { agentId, instance: null, lastActivityMs: now, expiresMs: now + idleMs };
+    const live: LiveSession = { agentId, instance: null, lastActivityMs: now };
     this.live.set(session.session_id, live);
     let instance: BrowserInstance;
     try {
@@ -106,6 +105,11 @@ export class BrowserSessions {
     } catch (error) {
       this.live.delete(session.session_id);
       throw error;
+    }
+    if (this.live.get(session.session_id) !== live) {
+      // The runtime stopped or its world was restored while the browser started.
+      await instance.close();
+      throw new Error('the runtime stopped while the browser session was starting');
     }
     live.instance = instance;
     try {
