@@ -30,6 +30,9 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        (repeatable; docs/webhooks.md)
   --sandbox KIND       where compute runs execute: wasm (default, in-process WebAssembly) or
                        bubblewrap (real node, python3 and bash under bwrap; needs bwrap)
+  --browser KIND       browser sessions run on auto (default: chromium when found, else
+                       simulated), chromium or simulated
+  --chromium PATH      the Chromium binary (default: /usr/bin/chromium or chromium on PATH)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Loads a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`) for signing credentials. @throws Error naming the file */
@@ -61,10 +64,14 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'issuer-key': { type: 'string' },
       webhook: { type: 'string', multiple: true },
       sandbox: { type: 'string', default: 'wasm' },
+      browser: { type: 'string', default: 'auto' },
+      chromium: { type: 'string' },
     },
   });
   const port = Number(values.port);
   if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
+  const browser = values.browser;
+  if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
   if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
   const runtime: RuntimeOptions = {
@@ -75,6 +82,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
     compute: { sandbox: values.sandbox },
+    browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),
