@@ -20,6 +20,7 @@ import { InvoiceService } from '../core/wallet/invoice.service.js';
 import { IdempotencyKeys } from '../core/shared/idempotency.js';
 import { Scheduler } from '../core/shared/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
+import { parseDuration } from '../core/shared/duration.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { MemoryStore } from '../providers/store/memory-store.js';
@@ -68,6 +69,7 @@ export class Runtime {
       dispatcher: Dispatcher;
       sim: SimControl;
       saver: GroupCommit | null;
+      store: Store;
       hostedPayments: HostedPayments;
       mail: MailInbound;
     },
@@ -128,6 +130,7 @@ export class Runtime {
   /** Waits until every change is saved (with persistence); call before exiting. */
   async close(): Promise<void> {
     await this.parts.saver?.drain();
+    await this.parts.store.close?.();
   }
 }
 
@@ -158,16 +161,18 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   container.bind(IssuerKeys).toConstantValue(
     options.providers?.issuerKeys ?? (mode === 'simulated' ? Ed25519IssuerKeys.fromSeed(seed) : Ed25519IssuerKeys.generate()),
   );
-  container.bind(Store).toConstantValue(options.store ?? new MemoryStore());
+  const store: Store = options.store ?? new MemoryStore();
+  if (store.runtimeState && options.persistence) throw new Error('a durable store keeps the state itself; do not also give persistence');
+  const eventRetentionMs = options.eventRetention === undefined ? null : parseDuration(options.eventRetention);
+  container.bind(Store).toConstantValue(store);
   container.bind(BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore());
-  container.bind(EventLog).to(StoreEventLog);
+  container.bind(EventLog).toConstantValue(new StoreEventLog(store, container.get(Clock), eventRetentionMs));
   container.bind(Scheduler).toSelf();
   container.bind(IdempotencyKeys).toSelf();
   const areaContext: AreaContext = { container, options, mode, seed };
   for (const area of AREAS) area.bind(areaContext);
   const areaRoutes = AREAS.flatMap((area) => area.start(areaContext));
 
-  const store = container.get(Store);
   const identity = container.get(IdentityService);
   const persistence: Persistence | undefined = options.persistence;
   let saver: GroupCommit | null = null;
@@ -179,12 +184,13 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     events: container.get(EventLog),
     scheduler: container.get(Scheduler),
     identity,
-    changed: () => saver?.request() ?? Promise.resolve(),
+    changed: () => store.runtimeState?.save() ?? saver?.request() ?? Promise.resolve(),
     restored: () => {
       for (const area of AREAS) area.restored?.(areaContext);
     },
   });
 
+  sim.resume();
   if (persistence) {
     const saved = await persistence.load();
     if (saved !== undefined) {
@@ -211,5 +217,5 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService) });
+  return new Runtime({ options, config, dispatcher, sim, saver, store, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService) });
 }
