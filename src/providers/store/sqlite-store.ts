@@ -162,6 +162,13 @@ export class SqliteStore implements Store {
     },
     save: () => {
       if (!this.tracked || this.closed) return Promise.resolve();
+      const unit = this.units.getStore();
+      if (unit?.open) {
+        // Inside a unit (a keyed clock move) the unit's own commit saves the state; waiting for
+        // it here would wait for the unit to end, which waits for this.
+        if (!unit.group) this.join(unit, this.group ?? this.open());
+        return Promise.resolve();
+      }
       return (this.group ?? this.open()).done;
     },
   };
@@ -176,10 +183,7 @@ export class SqliteStore implements Store {
     this.assertOpen();
     if (unit?.group && unit.group !== this.group) throw new Error('the durable unit\'s commit failed; it takes no more transactions');
     const group = this.group ?? this.open();
-    if (unit && !unit.group) {
-      unit.group = group;
-      group.members.add(unit);
-    }
+    if (unit && !unit.group) this.join(unit, group);
     const { result, wrote } = this.apply(group, fn);
     if (unit || !wrote) return result;
     await group.done;
@@ -308,6 +312,11 @@ export class SqliteStore implements Store {
       }),
     );
     return group;
+  }
+
+  private join(unit: Unit, group: Group): void {
+    unit.group = group;
+    group.members.add(unit);
   }
 
   private maybeCommit(group: Group): void {

@@ -499,3 +499,24 @@ describe('the same history on every store', () => {
     }
   });
 });
+
+describe('SqliteStore runtime state', () => {
+  afterEach(async () => {
+    for (const kind of STORE_KINDS) await kind.cleanup();
+  });
+
+  it('saves the tracked state inside a unit without waiting for the unit to end', async () => {
+    const store = STORE_KINDS.find((kind) => kind.name === 'SqliteStore')!.create();
+    let clock = 1;
+    store.runtimeState!.track(
+      () => ({ service_domain: 'x.test', clock_ms: clock, random: 'r' }),
+      () => {},
+    );
+    await store.unit(async () => {
+      clock = 2;
+      await store.runtimeState!.save();
+      return null;
+    });
+    expect(store.runtimeState!.load()).toEqual({ service_domain: 'x.test', clock_ms: 2, random: 'r' });
+  });
+});
