@@ -171,7 +171,7 @@ export class MemoryStore implements Store {
     for (const name of [...this.collections.keys()].sort()) {
       const collection = this.collections.get(name)!;
       const rows: StoreSnapshot['collections'][string]['rows'] = [];
-      for (const row of collection.rows.values()) rows.push([row.id, row.partition, row.position, row.record]);
+      for (const row of collection.rows.values()) rows.push([row.id, row.partition, row.position, deepFreeze(row.record)]);
       // Map order is insertion order, which is position order unless an import brought rows in
       // another order; sorting a sorted array is one linear pass.
       if (!isSortedByPosition(rows)) rows.sort((a, b) => a[2] - b[2]);
@@ -190,9 +190,10 @@ export class MemoryStore implements Store {
       for (const [id, partition, position, record] of rows) {
         if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
         if (position >= collection.nextPosition) throw new Error(`position ${position} of ${name}/${id} is not below nextPosition`);
-        // Taken over, not copied: a record from export() is already frozen (freezing it costs one
-        // check), and a parsed request body belongs to nobody else.
-        const row: Row = { id, partition, position, record: deepFreeze(record), live: true };
+        // Taken over, not copied, and frozen when first read: a record from export() is frozen
+        // already, and freezing a parsed request body's records up front would cost more than
+        // parsing them did.
+        const row: Row = { id, partition, position, record, live: true };
         collection.rows.set(id, row);
         collection.partition(partition).rows.push(row);
         collection.adjustCount(partition, 1);
@@ -209,7 +210,8 @@ export class MemoryStore implements Store {
   }
 
   private get<T>(collection: string, id: string): T | undefined {
-    return this.collections.get(collection)?.rows.get(id)?.record as T | undefined;
+    const row = this.collections.get(collection)?.rows.get(id);
+    return row === undefined ? undefined : (deepFreeze(row.record) as T);
   }
 
   private page<T>(collection: string, query: PageQuery): PageResult<T> {
@@ -220,7 +222,7 @@ export class MemoryStore implements Store {
         const row = rows[index]!;
         if (!row.live) continue;
         if (items.length === query.limit) return { items, hasMore: true };
-        items.push({ record: row.record as T, position: row.position });
+        items.push({ record: deepFreeze(row.record) as T, position: row.position });
       }
       return { items, hasMore: false };
     }
@@ -228,14 +230,14 @@ export class MemoryStore implements Store {
       const row = rows[index]!;
       if (!row.live) continue;
       if (items.length === query.limit) return { items, hasMore: true };
-      items.push({ record: row.record as T, position: row.position });
+      items.push({ record: deepFreeze(row.record) as T, position: row.position });
     }
     return { items, hasMore: false };
   }
 
   private all<T>(collection: string): T[] {
     const rows = [...(this.collections.get(collection)?.rows.values() ?? [])];
-    return rows.sort((a, b) => a.position - b.position).map((row) => row.record as T);
+    return rows.sort((a, b) => a.position - b.position).map((row) => deepFreeze(row.record) as T);
   }
 
   private count(collection: string, partition?: string): number {

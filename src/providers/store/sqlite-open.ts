@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { APPLICATION_ID, SCHEMA, SCHEMA_VERSION } from './sqlite-schema.js';
+import { APPLICATION_ID, INDEXES, SCHEMA, SCHEMA_VERSION } from './sqlite-schema.js';
 
 /** Options of opening a database file. */
 export interface SqliteOpenOptions {
@@ -92,7 +92,7 @@ export function openDatabase(filename: string, options: SqliteOpenOptions = {}):
       throw new StoreOpenError(`${filename} was written by a newer agent-services (database format ${version}; this version reads format ${SCHEMA_VERSION}); upgrade agent-services to open it`);
     }
     if (tables === 0) {
-      db.exec(SCHEMA);
+      db.exec(SCHEMA + INDEXES);
       db.pragma(`application_id = ${APPLICATION_ID}`);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }

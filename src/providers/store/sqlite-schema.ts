@@ -10,7 +10,7 @@ export const APPLICATION_ID = 0x41475356;
 /** `PRAGMA user_version`: the schema this code writes; a newer one is refused. */
 export const SCHEMA_VERSION = 1;
 
-/** Tables and indexes, created once in an empty database. */
+/** Tables, created once in an empty database (with {@link INDEXES}). */
 export const SCHEMA = `
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
@@ -27,6 +27,10 @@ CREATE TABLE records (
   position   INTEGER NOT NULL,
   record     TEXT NOT NULL
 );
+`;
+
+/** The indexes of `records`: lookups by id, and keyset pages of one partition in either order. */
+export const INDEXES = `
 CREATE UNIQUE INDEX records_by_id ON records (collection, id);
 CREATE UNIQUE INDEX records_by_page ON records (collection, partition, position);
 `;

@@ -13,12 +13,15 @@ describe('MemoryStore', () => {
     }).toThrow(TypeError);
   });
 
-  it('takes over imported records without copying them, frozen', () => {
+  it('takes over imported records without copying them, frozen once read or exported', () => {
     const store = new MemoryStore();
     const record = { id: 'a', nested: { n: 1 } };
-    store.import({ collections: { notes: { nextPosition: 2, rows: [['a', 'p', 1, record]] } } });
+    const other = { id: 'b', nested: { n: 2 } };
+    store.import({ collections: { notes: { nextPosition: 3, rows: [['a', 'p', 1, record], ['b', 'p', 2, other]] } } });
     expect(store.view.get('notes', 'a')).toBe(record);
     expect(Object.isFrozen(record.nested)).toBe(true);
+    expect(store.export().collections.notes!.rows[1]![3]).toBe(other);
+    expect(Object.isFrozen(other.nested)).toBe(true);
   });
 
   it('keeps pages exact while removals pile up and are compacted away', async () => {
