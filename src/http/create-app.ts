@@ -6,7 +6,6 @@ import type { Runtime } from '../runtime/create-runtime.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
-import { payPages } from './pages/pay-pages.js';
 
 /** `Bearer <token>` → token; anything else → null (answered as a missing key). */
 function bearerOf(header: string | undefined): string | null {
@@ -32,6 +31,21 @@ async function jsonBodyOf(c: Context): Promise<unknown> {
   }
 }
 
+/** The body of a `rawBody` route: its exact bytes, and the form fields or JSON they hold. */
+async function rawBodyOf(c: Context): Promise<{ raw: Uint8Array; parsed: unknown }> {
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  const text = new TextDecoder().decode(raw);
+  if (/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) {
+    return { raw, parsed: Object.fromEntries(new URLSearchParams(text)) };
+  }
+  if (text.trim() === '') return { raw, parsed: undefined };
+  try {
+    return { raw, parsed: JSON.parse(text) };
+  } catch {
+    throw new ApiError('invalid_request', 'the request body is not valid JSON');
+  }
+}
+
 /**
  * The HTTP shim: a Hono app that translates requests to the runtime's dispatcher and back, and
  * nothing more. Every answer, including unknown routes, oversized bodies and crashes, is JSON in
@@ -45,7 +59,7 @@ export function createApp(runtime: Runtime): Hono {
 
   const handler = (route: RouteDefinition) => async (c: Context) => {
     try {
-      const dispatch = (body: unknown) =>
+      const dispatch = (body: unknown, rawBody?: Uint8Array) =>
         runtime.dispatch({
           routeId: route.id,
           params: c.req.param() as Record<string, string>,
@@ -53,11 +67,17 @@ export function createApp(runtime: Runtime): Hono {
           body,
           bearer: bearerOf(c.req.header('authorization')),
           idempotencyKey: c.req.header('idempotency-key') ?? null,
+          headers: c.req.header(),
+          signal: c.req.raw.signal,
+          ...(rawBody ? { rawBody } : {}),
         });
+      const raw = route.rawBody ? await rawBodyOf(c) : undefined;
       // An upload streams from the multipart part straight into the handler.
       const result = route.upload
         ? await withMultipartFile(c.req.raw, route.upload.field, dispatch)
-        : await dispatch(route.body ? await jsonBodyOf(c) : undefined);
+        : raw
+          ? await dispatch(raw.parsed, raw.raw)
+          : await dispatch(route.body ? await jsonBodyOf(c) : undefined);
       return jsonResponse(result.status, result.body, result.headers);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
@@ -73,7 +93,12 @@ export function createApp(runtime: Runtime): Hono {
   }
   app.use('*', limit(runtime.maxBodyBytes));
 
-  app.route('/pay', payPages(runtime));
+  for (const edge of runtime.edges()) {
+    if (edge.kind !== 'http') continue;
+    const answer = (c: Context) => edge.fetch(c.req.raw);
+    app.all(edge.prefix, answer);
+    app.all(`${edge.prefix.replace(/\/$/, '')}/*`, answer);
+  }
 
   app.notFound(() => errorResponse(new ApiError('not_found', 'no such route')));
   app.onError(() => errorResponse(new ApiError('internal_error', 'internal error')));

@@ -33,5 +33,11 @@ export function serve(runtime: Runtime, options: { port?: number; host?: string 
       });
     });
     server.once('error', reject);
+    server.on('upgrade', (request, socket, head) => {
+      const path = new URL(request.url ?? '/', 'http://upgrade').pathname;
+      const edge = runtime.edges().find((candidate) => candidate.kind === 'upgrade' && path.startsWith(candidate.prefix));
+      if (edge?.kind === 'upgrade') return edge.upgrade(request, socket, head);
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    });
   });
 }

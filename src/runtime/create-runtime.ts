@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Container } from 'inversify';
 import { BlobStore } from '../core/ports/blob-store.js';
 import { Clock } from '../core/ports/clock.js';
+import { ControllableClock, isControllableClock } from '../core/ports/controllable-clock.js';
 import { EventLog } from '../core/ports/event-log.js';
 import { IssuerKeys } from '../core/ports/issuer-keys.js';
 import type { Persistence } from '../core/ports/persistence.js';
@@ -15,10 +16,8 @@ import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from '../core/control/control.schema.js';
 import { IdentityService } from '../core/identity/identity.service.js';
 import { InboundMailService, type MailInbound } from '../core/email/inbound.service.js';
-import { hostedPayments, type HostedPayments } from '../core/wallet/hosted-payments.js';
-import { InvoiceService } from '../core/wallet/invoice.service.js';
-import { IdempotencyKeys } from '../core/shared/idempotency.js';
-import { Scheduler } from '../core/shared/scheduler.js';
+import { IdempotencyKeys } from '../core/services/idempotency.js';
+import { Scheduler } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
 import { parseDuration } from '../core/shared/duration.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
@@ -30,7 +29,9 @@ import { SystemClock } from '../providers/clock/system-clock.js';
 import { DEFAULT_START_TIME, SimClock } from '../sim/sim-clock.js';
 import { SeededRandom } from '../sim/seeded-random.js';
 import { AREAS } from './areas/index.js';
-import type { AreaContext } from './areas/area-module.js';
+import type { AreaContext, AreaEdge } from './areas/area-module.js';
+import { HttpClient } from '../core/ports/http-client.js';
+import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
 import { controlHandlers } from './control.handlers.js';
 import { GroupCommit } from './group-commit.js';
 import { inProcessTransport } from './in-process-transport.js';
@@ -54,8 +55,6 @@ export class Runtime {
   readonly mode: 'simulated' | 'live';
   /** Largest accepted request body in bytes. */
   readonly maxBodyBytes: number;
-  /** What the hosted payment pages (`{pay_url}`) may do: show and pay invoices. */
-  readonly hostedPayments: HostedPayments;
   /** Inbound mail for the agents' mailboxes, for edges such as the SMTP listener. */
   readonly mail: MailInbound;
   private readonly dispatcher: Dispatcher;
@@ -70,8 +69,10 @@ export class Runtime {
       sim: SimControl;
       saver: GroupCommit | null;
       store: Store;
-      hostedPayments: HostedPayments;
       mail: MailInbound;
+      edges: AreaEdge[];
+      /** Aborts every call's signal, then stops the areas in reverse order. */
+      stopAreas: () => Promise<void>;
     },
   ) {
     this.sim = parts.sim;
@@ -79,7 +80,6 @@ export class Runtime {
     this.dispatcher = parts.dispatcher;
     this.mode = parts.options.mode ?? 'simulated';
     this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
-    this.hostedPayments = parts.hostedPayments;
     this.mail = parts.mail;
   }
 
@@ -127,11 +127,25 @@ export class Runtime {
     this.fetchHandler = handler;
   }
 
-  /** Waits until every change is saved (with persistence); call before exiting. */
-  async close(): Promise<void> {
-    await this.parts.saver?.drain();
-    await this.parts.store.close?.();
+  /** The areas' inbound edges (hosted pages, provider callbacks, WebSocket upgrades), for the HTTP server. */
+  edges(): readonly AreaEdge[] {
+    return this.parts.edges;
   }
+
+  /**
+   * Ends the world cleanly: aborts the calls in flight, stops every area's long-lived work
+   * (sessions, sandboxes, listeners), then waits until every change is saved. Idempotent.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.parts.stopAreas();
+      await this.parts.saver?.drain();
+      await this.parts.store.close?.();
+    })();
+    return this.closing;
+  }
+
+  private closing: Promise<void> | undefined;
 }
 
 function constantTimeEquals(a: string, b: string): boolean {
@@ -155,7 +169,9 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   const container = new Container({ defaultScope: 'Singleton' });
   const config = new ServiceUrls(serviceDomain, options);
   container.bind(ServiceConfig).toConstantValue(config);
-  container.bind(Clock).toConstantValue(options.providers?.clock ?? (mode === 'simulated' ? new SimClock(startMs) : new SystemClock()));
+  const clock = options.providers?.clock ?? (mode === 'simulated' ? new SimClock(startMs) : new SystemClock());
+  container.bind(Clock).toConstantValue(clock);
+  if (isControllableClock(clock)) container.bind(ControllableClock).toConstantValue(clock);
   container.bind(Random).toConstantValue(options.providers?.random ?? (mode === 'simulated' ? new SeededRandom(seed) : new CryptoRandom()));
   // A seed-derived key is public knowledge; live mode must never sign with one.
   container.bind(IssuerKeys).toConstantValue(
@@ -166,6 +182,7 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   const eventRetentionMs = options.eventRetention === undefined ? null : parseDuration(options.eventRetention);
   container.bind(Store).toConstantValue(store);
   container.bind(BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore());
+  container.bind(HttpClient).toConstantValue(options.providers?.httpClient ?? new FetchHttpClient());
   container.bind(EventLog).toConstantValue(new StoreEventLog(store, container.get(Clock), eventRetentionMs));
   container.bind(Scheduler).toSelf();
   container.bind(IdempotencyKeys).toSelf();
@@ -180,6 +197,7 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     serviceDomain,
     store,
     clock: container.get(Clock),
+    controllableClock: container.isBound(ControllableClock) ? container.get(ControllableClock) : undefined,
     random: container.get(Random),
     events: container.get(EventLog),
     scheduler: container.get(Scheduler),
@@ -203,6 +221,13 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     store.onCommit(() => commit.request());
   }
 
+  const lifetime = new AbortController();
+  const stopAreas = async () => {
+    lifetime.abort(new Error('the runtime is closing'));
+    for (const area of [...AREAS].reverse()) await area.stop?.(areaContext);
+  };
+  const edges = AREAS.flatMap((area) => area.edges?.(areaContext) ?? []);
+
   const adminToken = options.adminToken;
   const dispatcher = new Dispatcher(
     [...controlHandlers(sim), ...areaRoutes],
@@ -215,7 +240,8 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     },
     container.get(IdempotencyKeys),
     options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
+    lifetime.signal,
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, store, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService) });
+  return new Runtime({ options, config, dispatcher, sim, saver, store, mail: container.get(InboundMailService), edges, stopAreas });
 }

@@ -1,3 +1,4 @@
+import type { RailFaults } from '../ports/rail-faults.js';
 import { bindRoute, callerOf, type BoundRoute } from '../api/route.js';
 import { ApiError } from '../shared/api-error.js';
 import type { CardService } from './card.service.js';
@@ -7,12 +8,6 @@ import type { WalletFailureBody, WalletFailureRule } from './wallet.schema.js';
 import type { WalletService } from './wallet.service.js';
 
 /** Failure injection of simulated payment rails (absent when the rails are real). */
-export interface RailFaults {
-  /** Adds a rule. @throws ApiError 400 invalid_recipient (recipient) */
-  addFailure(body: WalletFailureBody): Promise<WalletFailureRule>;
-  /** Removes every rule. */
-  clearFailures(): Promise<void>;
-}
 
 /** Binds the wallet routes and the wallet part of the control plane to the services. */
 export function walletHandlers(wallet: WalletService, invoices: InvoiceService, cards: CardService, faults: RailFaults | undefined): BoundRoute[] {
@@ -29,14 +24,14 @@ export function walletHandlers(wallet: WalletService, invoices: InvoiceService, 
     bindRoute(routes.createCard, (context, { body }) => cards.create(callerOf(context), body)),
     bindRoute(routes.listCards, (context, { query }) => cards.list(callerOf(context), query)),
     bindRoute(routes.getCard, (context, { params }) => cards.get(callerOf(context), params.card_id)),
-    bindRoute(simRoutes.fund, (_context, { body }) => wallet.fund(body)),
+    bindRoute(simRoutes.fundWallet, (_context, { body }) => wallet.fund(body)),
     bindRoute(simRoutes.payInvoice, (_context, { params, body }) => invoices.pay(params.invoice_id, body.method)),
     bindRoute(simRoutes.chargeCard, (_context, { params, body }) => cards.charge(params.card_id, body)),
-    bindRoute(simRoutes.addFailure, (_context, { body }) => (faults ? faults.addFailure(body) : simulatedOnly())),
-    bindRoute(simRoutes.clearFailures, async () => {
+    bindRoute(simRoutes.addWalletFailure, (_context, { body }) => (faults ? faults.addFailure(body) : simulatedOnly())),
+    bindRoute(simRoutes.clearWalletFailures, async () => {
       await (faults ? faults.clearFailures() : simulatedOnly());
       return undefined;
     }),
-    bindRoute(simRoutes.ledger, () => wallet.totals()),
+    bindRoute(simRoutes.walletLedger, () => wallet.totals()),
   ];
 }
