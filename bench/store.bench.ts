@@ -6,6 +6,9 @@
  * - bytes written to disk per send (from /proc/self/io) and database growth per 1,000 sends;
  * - open (restart) time of a 100,000-record world, against restoring the same world in memory;
  * - snapshot + restore of a 10,000- and a 100,000-record world, on SQLite and in memory.
+ *
+ * Wall-clock figures are beside CPU-time ones: on a shared, loaded machine the process gets a
+ * fraction of a core and only CPU time stays comparable between runs.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -58,10 +61,14 @@ async function world(store: Store): Promise<{ runtime: Runtime; keys: string[] }
   return { runtime, keys };
 }
 
+/** CPU time (user + system) of the last {@link sendRate} per send, in microseconds: steady on a loaded machine. */
+let lastCpuPerSend = 0;
+
 /** `sends` keyed book transfers from `clients` concurrent in-process callers; sends per second. */
 async function sendRate(runtime: Runtime, keys: string[], sends: number, clients: number, tag: string): Promise<number> {
   let next = 0;
   let failures = 0;
+  const cpu = process.cpuUsage();
   const start = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -78,6 +85,8 @@ async function sendRate(runtime: Runtime, keys: string[], sends: number, clients
     }),
   );
   const seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  lastCpuPerSend = (used.user + used.system) / sends;
   if (failures > 0) throw new Error(`${failures} sends failed`);
   return sends / seconds;
 }
@@ -88,6 +97,12 @@ function bytesWritten(): number {
   } catch {
     return NaN;
   }
+}
+
+/** CPU time (user + system) since `since`, in ms. */
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
 }
 
 function ms(start: number): number {
@@ -110,6 +125,7 @@ export async function run(args: string[]): Promise<void> {
       await fill(memoryStore, records - recordCount(memory.runtime));
       await sendRate(memory.runtime, memory.keys, 500, clients, 'warm');
       const memoryRate = await sendRate(memory.runtime, memory.keys, sends, clients, 'run');
+      const memoryCpu = lastCpuPerSend;
 
       const file = path.join(dir, `sends-${records}.db`);
       const store = SqliteStore.open(file);
@@ -119,11 +135,13 @@ export async function run(args: string[]): Promise<void> {
       const sizeBefore = store.sizes().pageBytes;
       const written = bytesWritten();
       const sqliteRate = await sendRate(durable.runtime, durable.keys, sends, clients, 'run');
+      const sqliteCpu = lastCpuPerSend;
       const perSend = (bytesWritten() - written) / sends;
       const growth = ((store.sizes().pageBytes - sizeBefore) / sends) * 1000;
       rates[records] = { sqlite: sqliteRate, memory: memoryRate };
       console.log(
         `  ${fmt(records)} records: SQLite ${fmt(sqliteRate)} sends/s, memory ${fmt(memoryRate)} sends/s (ratio ${fmt(memoryRate / sqliteRate, 1)}x); ` +
+          `CPU ${fmt(sqliteCpu)} µs per send on SQLite, ${fmt(memoryCpu)} µs in memory; ` +
           `${fmt(perSend)} bytes written per send, database +${fmt(growth / 1024, 1)} KiB per 1,000 sends`,
       );
       await durable.runtime.close();
@@ -134,12 +152,14 @@ export async function run(args: string[]): Promise<void> {
       const memoryStore = new MemoryStore();
       const memory = await world(memoryStore);
       await fill(memoryStore, records - recordCount(memory.runtime));
+      let cpu = process.cpuUsage();
       let start = performance.now();
       const snapshot = memory.runtime.sim.snapshot();
       const memorySnapshot = ms(start);
       start = performance.now();
       await memory.runtime.sim.restore(snapshot);
       const memoryRestore = ms(start);
+      const memoryCpu = cpuMs(cpu);
       // A snapshot that arrives as JSON text (POST /_sim/restore): parse + restore, fresh objects.
       const text = JSON.stringify(snapshot);
       start = performance.now();
@@ -149,16 +169,18 @@ export async function run(args: string[]): Promise<void> {
       const file = path.join(dir, `snapshot-${records}.db`);
       const store = SqliteStore.open(file);
       const durable = await createRuntime({ seed: 1, store });
+      cpu = process.cpuUsage();
       start = performance.now();
       await durable.sim.restore(snapshot);
       const sqliteRestore = ms(start);
       start = performance.now();
       durable.sim.snapshot();
       const sqliteSnapshot = ms(start);
+      const sqliteCpu = cpuMs(cpu);
       console.log(
         `snapshot + restore, ${fmt(records)} records: memory ${fmt(memorySnapshot + memoryRestore, 1)} ms (snapshot ${fmt(memorySnapshot, 1)}, restore ${fmt(memoryRestore, 1)}; ` +
           `restore of parsed JSON ${fmt(memoryRestoreParsed, 1)}); SQLite ${fmt(sqliteSnapshot + sqliteRestore, 1)} ms (snapshot ${fmt(sqliteSnapshot, 1)}, restore ${fmt(sqliteRestore, 1)}), ` +
-          `ratio ${fmt((sqliteSnapshot + sqliteRestore) / (memorySnapshot + memoryRestore), 1)}x`,
+          `ratio ${fmt((sqliteSnapshot + sqliteRestore) / (memorySnapshot + memoryRestore), 1)}x; CPU time memory ${fmt(memoryCpu, 1)} ms, SQLite ${fmt(sqliteCpu, 1)} ms`,
       );
       await durable.close();
 

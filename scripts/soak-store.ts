@@ -79,7 +79,13 @@ class Server {
 
   static async start(cli: string, database: string): Promise<Server> {
     const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--seed', '7', '--data', database], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    let exit = '';
+    const closed = new Promise<void>((resolve) =>
+      child.once('close', (code, signal) => {
+        exit = signal ? `signal ${signal}` : `code ${code}`;
+        resolve();
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -89,7 +95,7 @@ class Server {
         const match = /listening on (\S+)/.exec(stdout);
         if (match) resolve(match[1]!);
       });
-      void closed.then(() => reject(new Error(`the server exited before listening: ${stderr || stdout}`)));
+      void closed.then(() => reject(new Error(`the server exited (${exit}) before listening: ${stderr || stdout}`)));
     });
     return new Server(child, url, closed);
   }
