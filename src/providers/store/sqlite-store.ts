@@ -53,6 +53,8 @@ interface CollectionCache {
 }
 
 const NO_LIMIT = -1;
+/** Records whose JSON text is kept in memory at most; the cache starts over when it is full. */
+const CACHED_RECORDS = 50_000;
 
 function pageLimit(limit: number): number {
   return limit >= 2 ** 31 - 1 ? NO_LIMIT : limit + 1;
@@ -79,6 +81,8 @@ export class SqliteStore implements Store {
   private readonly units = new AsyncLocalStorage<Unit>();
   private readonly hooks: Array<() => void | Promise<void>> = [];
   private readonly caches = new Map<string, CollectionCache>();
+  /** JSON text of records read or written lately, by `collection \0 id`: a read skips SQLite. */
+  private readonly texts = new Map<string, string>();
   private readonly onError: (error: unknown) => void;
   private group: Group | null = null;
   /** Transactions waiting for a sealed group to commit. */
@@ -268,6 +272,7 @@ export class SqliteStore implements Store {
       if (state) this.writeState(state);
     })();
     this.caches.clear();
+    this.texts.clear();
     this.dirty.clear();
     if (state) this.savedState = state;
   }
@@ -421,6 +426,7 @@ export class SqliteStore implements Store {
       // The connection already dropped the transaction.
     }
     this.caches.clear();
+    this.texts.clear();
     this.dirty.clear();
     if (this.tracked && this.savedState) this.tracked.reset(this.savedState);
     group.reject(error);
@@ -467,8 +473,25 @@ export class SqliteStore implements Store {
   }
 
   private get<T>(collection: string, id: string): T | undefined {
-    const text = this.sql.get.get(collection, id) as string | undefined;
-    return text === undefined ? undefined : (JSON.parse(text) as T);
+    const key = `${collection}\0${id}`;
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text = this.sql.get.get(collection, id) as string | undefined;
+      if (text === undefined) return undefined;
+      this.remember(key, text);
+    }
+    return JSON.parse(text) as T;
+  }
+
+  private remember(key: string, text: string): void {
+    if (this.texts.size >= CACHED_RECORDS) this.texts.clear();
+    this.texts.set(key, text);
+  }
+
+  /** Puts back what the cache held for `key` before a write that is being undone. */
+  private recall(key: string, previous: string | undefined): void {
+    if (previous === undefined) this.texts.delete(key);
+    else this.texts.set(key, previous);
   }
 
   private page<T>(collection: string, query: PageQuery): PageResult<T> {
@@ -508,8 +531,9 @@ export class SqliteStore implements Store {
     const cache = this.cache(collection);
     const previous = cache.next;
     const position = previous ?? 1;
+    const text = JSON.stringify(record) ?? 'null';
     try {
-      this.sql.insert.run(collection, id, partition, position, JSON.stringify(record) ?? 'null');
+      this.sql.insert.run(collection, id, partition, position, text);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new Error(`duplicate id ${id} in ${collection}`);
       throw error;
@@ -518,16 +542,24 @@ export class SqliteStore implements Store {
     cache.next = position + 1;
     this.dirty.add(collection);
     this.adjust(cache, partition, 1);
+    const key = `${collection}\0${id}`;
+    this.remember(key, text);
     undo.push(() => {
       cache.next = previous;
       this.adjust(cache, partition, -1);
+      this.texts.delete(key);
     });
   }
 
-  private update(_undo: Undo[], collection: string, id: string, record: unknown): void {
-    const changes = this.sql.update.run(JSON.stringify(record) ?? 'null', collection, id).changes;
+  private update(undo: Undo[], collection: string, id: string, record: unknown): void {
+    const text = JSON.stringify(record) ?? 'null';
+    const changes = this.sql.update.run(text, collection, id).changes;
     if (changes === 0) throw new Error(`no record ${id} in ${collection}`);
     this.wrote = true;
+    const key = `${collection}\0${id}`;
+    const previous = this.texts.get(key);
+    this.remember(key, text);
+    undo.push(() => this.recall(key, previous));
   }
 
   private remove(undo: Undo[], collection: string, id: string): boolean {
@@ -536,7 +568,13 @@ export class SqliteStore implements Store {
     this.wrote = true;
     const cache = this.cache(collection);
     this.adjust(cache, partition, -1);
-    undo.push(() => this.adjust(cache, partition, 1));
+    const key = `${collection}\0${id}`;
+    const previous = this.texts.get(key);
+    this.texts.delete(key);
+    undo.push(() => {
+      this.adjust(cache, partition, 1);
+      this.recall(key, previous);
+    });
     return true;
   }
 }
