@@ -5,7 +5,7 @@
  * that each request has its effect exactly once, that the wallet ledger identity holds and that
  * no scheduled confirmation is lost or applied twice.
  *
- * `npm run soak [-- --kills N --seed S --clients C]` (default 200 kills); test/providers/store/
+ * `npm run soak [-- --kills N --seed S --clients C --cli PATH]` (default 200 kills); test/providers/store/
  * crash.test.ts runs 10.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -273,15 +273,21 @@ async function checkWorld(url: string, agents: Agent[], operations: Operation[],
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { kills: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' }, clients: { type: 'string', default: '4' } } });
+  const { values } = parseArgs({
+    options: { kills: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' }, clients: { type: 'string', default: '4' }, cli: { type: 'string' } },
+  });
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const { ensureBuilt } = await import('../test/cli/ensure-built.js');
-  await ensureBuilt();
+  // --cli runs a copy of the build (e.g. cp -r dist .soak-dist), so a rebuild during a long soak
+  // cannot swap modules under a restarting server.
+  if (!values.cli) {
+    const { ensureBuilt } = await import('../test/cli/ensure-built.js');
+    await ensureBuilt();
+  }
   const report = await crashSoak({
     kills: Number(values.kills),
     seed: Number(values.seed),
     clients: Number(values.clients),
-    cli: path.join(root, 'dist/cli/main.js'),
+    cli: values.cli ? path.resolve(values.cli) : path.join(root, 'dist/cli/main.js'),
     log: (line) => console.log(line),
   });
   console.log(`${report.kills} kills, ${report.requests} requests, ${report.acknowledgedBeforeKill} acknowledged before a kill and replayed after it`);
