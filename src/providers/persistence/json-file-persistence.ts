@@ -1,16 +1,17 @@
 import { Low } from 'lowdb';
 import type { Persistence } from '../../core/ports/persistence.js';
+import { canonicalJson } from '../../core/shared/json.js';
 import { AtomicJsonFile } from './atomic-json-file.js';
 
 /**
- * Keeps a runtime's state in one JSON file through lowdb, written atomically
+ * Keeps a runtime's state in one canonical-JSON file through lowdb, written atomically
  * ({@link AtomicJsonFile}). Callers must not overlap saves; the runtime's group commit ensures it.
  */
 export class JsonFilePersistence implements Persistence {
   private readonly db: Low<unknown>;
 
   constructor(readonly filename: string) {
-    this.db = new Low<unknown>(new AtomicJsonFile<unknown>(filename), null);
+    this.db = new Low<unknown>(new AtomicJsonFile<unknown>(filename, canonicalJson), null);
   }
 
   /** @throws Error naming the file when it exists but does not hold JSON */
