@@ -63,6 +63,8 @@ export { SeededRandom } from './sim/seeded-random.js';
 export { SystemClock } from './providers/clock/system-clock.js';
 export { CryptoRandom } from './providers/random/crypto-random.js';
 export { MemoryStore } from './providers/store/memory-store.js';
+export { SqliteStore, type SqliteStoreOptions } from './providers/store/sqlite-store.js';
+export { StoreOpenError } from './providers/store/sqlite-open.js';
 export { JsonFilePersistence } from './providers/persistence/json-file-persistence.js';
 export { Ed25519IssuerKeys } from './providers/keys/ed25519-issuer-keys.js';
 export { MemoryBlobStore } from './providers/blobs/memory-blob-store.js';

@@ -6,9 +6,10 @@ import { listenSmtp, type RunningSmtpServer } from '../smtp/smtp-listener.js';
 import { SmtpMailTransport } from '../providers/mail/smtp-mail-transport.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
-import { JsonFilePersistence } from '../providers/persistence/json-file-persistence.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
+import { parseDuration } from '../core/shared/duration.js';
+import { openData } from './data-file.js';
 
 /** Help text of `agent-services serve`. */
 export const SERVE_USAGE = `Usage: agent-services serve [options]
@@ -16,7 +17,11 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --host HOST          address to listen on (default 127.0.0.1)
   --port N             port to listen on; 0 picks a free one (default 8787)
   --seed N             seed of the simulated world (default 0)
-  --data FILE          keep state in FILE (atomic writes) and reload it on start
+  --data FILE          keep the world in the SQLite database FILE (e.g. world.db): every
+                       answered change is on disk; a restart continues it. A JSON world
+                       of an older version (world.json) is imported once into world.db
+  --event-retention D  remove events older than D of service time (30d, 12h, 90m, 3600s);
+                       by default every event is kept
   --admin-token T      require "Authorization: Bearer T" on /_sim
   --service-domain D   domain of handles and mailboxes (default agents.test)
   --live               real clock and OS randomness instead of the simulation
@@ -45,7 +50,15 @@ function issuerKeyFromFile(file: string): Ed25519IssuerKeys {
 }
 
 /** Parses `serve` arguments into runtime and listen options. @throws Error with a usage message */
-export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host: string; port: number; demo: boolean; smtp: { host: string; port: number } | null } {
+export function parseServeArgs(args: string[]): {
+  runtime: RuntimeOptions;
+  host: string;
+  port: number;
+  demo: boolean;
+  smtp: { host: string; port: number } | null;
+  /** The `--data` file, opened by {@link serveCommand} (parsing touches no file). */
+  data: string | null;
+} {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -54,6 +67,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       port: { type: 'string', default: '8787' },
       seed: { type: 'string', default: '0' },
       data: { type: 'string' },
+      'event-retention': { type: 'string' },
       'admin-token': { type: 'string' },
       'service-domain': { type: 'string' },
       live: { type: 'boolean', default: false },
@@ -77,7 +91,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
   const runtime: RuntimeOptions = {
     seed,
     mode: values.live ? 'live' : 'simulated',
-    ...(values.data ? { persistence: new JsonFilePersistence(values.data), blobs: new FileBlobStore(`${values.data}.blobs`) } : {}),
+    ...(values['event-retention'] !== undefined ? { eventRetention: checkedDuration('--event-retention', values['event-retention']) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
@@ -91,13 +105,36 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
   const smtpPort = values['smtp-port'];
   if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
   const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? values.host, port: Number(smtpPort) };
-  return { runtime, host: values.host, port, demo: values.demo, smtp };
+  return { runtime, host: values.host, port, demo: values.demo, smtp, data: values.data ?? null };
+}
+
+/** @throws Error naming the flag when `text` is not a duration */
+function checkedDuration(flag: string, text: string): string {
+  try {
+    parseDuration(text);
+  } catch (error) {
+    throw new Error(`${flag}: ${(error as Error).message}`);
+  }
+  return text;
 }
 
 /** Runs `agent-services serve` until SIGINT or SIGTERM. */
 export async function serveCommand(args: string[], out: (line: string) => void): Promise<void> {
   const options = parseServeArgs(args);
-  const runtime = await createRuntime(options.runtime);
+  let runtimeOptions = options.runtime;
+  if (options.data !== null) {
+    // Opened, checked and locked before anything listens: a bad file never half-starts a server.
+    const data = await openData(options.data, options.runtime.serviceDomain ?? 'agents.test');
+    if (data.notice) out(data.notice);
+    runtimeOptions = { ...runtimeOptions, store: data.store, blobs: new FileBlobStore(`${data.database}.blobs`) };
+  }
+  let runtime: Awaited<ReturnType<typeof createRuntime>>;
+  try {
+    runtime = await createRuntime(runtimeOptions);
+  } catch (error) {
+    await runtimeOptions.store?.close?.();
+    throw error;
+  }
   const server = await serve(runtime, { host: options.host, port: options.port });
   const smtp: RunningSmtpServer | null = options.smtp ? await listenSmtp(runtime, options.smtp) : null;
   const stop = async () => {

@@ -19,6 +19,7 @@ import { InboundMailService, type MailInbound } from '../core/email/inbound.serv
 import { IdempotencyKeys } from '../core/services/idempotency.js';
 import { Scheduler } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
+import { parseDuration } from '../core/shared/duration.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { MemoryStore } from '../providers/store/memory-store.js';
@@ -67,6 +68,7 @@ export class Runtime {
       dispatcher: Dispatcher;
       sim: SimControl;
       saver: GroupCommit | null;
+      store: Store;
       mail: MailInbound;
       edges: AreaEdge[];
       /** Aborts every call's signal, then stops the areas in reverse order. */
@@ -146,6 +148,7 @@ export class Runtime {
     this.closing ??= (async () => {
       await this.parts.stopAreas();
       await this.parts.saver?.drain();
+      await this.parts.store.close?.();
     })();
     return this.closing;
   }
@@ -182,17 +185,19 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   container.bind(IssuerKeys).toConstantValue(
     options.providers?.issuerKeys ?? (mode === 'simulated' ? Ed25519IssuerKeys.fromSeed(seed) : Ed25519IssuerKeys.generate()),
   );
-  container.bind(Store).toConstantValue(options.store ?? new MemoryStore());
+  const store: Store = options.store ?? new MemoryStore();
+  if (store.runtimeState && options.persistence) throw new Error('a durable store keeps the state itself; do not also give persistence');
+  const eventRetentionMs = options.eventRetention === undefined ? null : parseDuration(options.eventRetention);
+  container.bind(Store).toConstantValue(store);
   container.bind(BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore());
   container.bind(HttpClient).toConstantValue(options.providers?.httpClient ?? new FetchHttpClient());
-  container.bind(EventLog).to(StoreEventLog);
+  container.bind(EventLog).toConstantValue(new StoreEventLog(store, container.get(Clock), eventRetentionMs));
   container.bind(Scheduler).toSelf();
   container.bind(IdempotencyKeys).toSelf();
   const areaContext: AreaContext = { container, options, mode, seed };
   for (const area of AREAS) area.bind(areaContext);
   const areaRoutes = AREAS.flatMap((area) => area.start(areaContext));
 
-  const store = container.get(Store);
   const identity = container.get(IdentityService);
   const persistence: Persistence | undefined = options.persistence;
   let saver: GroupCommit | null = null;
@@ -205,12 +210,13 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     events: container.get(EventLog),
     scheduler: container.get(Scheduler),
     identity,
-    changed: () => saver?.request() ?? Promise.resolve(),
+    changed: () => store.runtimeState?.save() ?? saver?.request() ?? Promise.resolve(),
     restored: () => {
       for (const area of AREAS) area.restored?.(areaContext);
     },
   });
 
+  sim.resume();
   if (persistence) {
     const saved = await persistence.load();
     if (saved !== undefined) {
@@ -245,5 +251,5 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     lifetime.signal,
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, mail: container.get(InboundMailService), edges, stopAreas });
+  return new Runtime({ options, config, dispatcher, sim, saver, store, mail: container.get(InboundMailService), edges, stopAreas });
 }

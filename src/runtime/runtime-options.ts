@@ -77,10 +77,15 @@ export interface RuntimeOptions {
   filesUrl?: string;
   /** Guards `/_sim` with `Authorization: Bearer <adminToken>` when set. */
   adminToken?: string;
-  /** Where records live (default in memory). */
+  /**
+   * Where records live (default in memory). A `SqliteStore` makes the world durable: it also keeps
+   * the clock and random state, and the runtime continues the world it holds.
+   */
   store?: Store;
-  /** Where state is saved after every change and loaded from at start (default nowhere). */
+  /** Where state is saved as one JSON file after every change and loaded from at start (default nowhere; not with a durable store). */
   persistence?: Persistence;
+  /** Removes events older than this much service time, e.g. `30d` or `12h` (default: every event is kept). */
+  eventRetention?: string;
   /** Where file bytes live (default in memory; the CLI's `--data FILE` uses `FILE.blobs/`). */
   blobs?: BlobStore;
   /** Replacement providers. */

@@ -91,23 +91,60 @@ export class SimControl {
     }
     const now = parseIso(snapshot.clock.now);
     if (now === undefined) throw new ApiError('invalid_request', 'clock.now: must be an ISO 8601 date-time', 'clock.now');
-    // Random state first: it is checked before it is applied and cheap to put back, while a store
-    // import either replaces everything or (throwing) nothing.
+    // Random state and clock first: they are checked before they are applied and cheap to put
+    // back, while a store import either replaces everything or (throwing) nothing. A durable
+    // store saves them in the import's own commit, so they are set before it.
+    const clock = this.deps.controllableClock;
     const previousRandom = this.deps.random.state();
+    const previousNow = clock?.now();
     try {
       this.deps.random.restore(snapshot.random);
     } catch {
       throw new ApiError('invalid_request', 'random: not a state of this runtime\'s generator', 'random');
     }
+    clock?.set(now);
     try {
       this.deps.store.import(snapshot.store as StoreSnapshot);
     } catch {
       this.deps.random.restore(previousRandom);
+      if (previousNow !== undefined) clock?.set(previousNow);
       throw new ApiError('invalid_request', 'the snapshot could not be restored', 'store');
     }
     this.deps.restored?.();
-    this.deps.controllableClock?.set(now);
     this.deps.scheduler.rearmAll();
     await this.deps.changed();
+  }
+
+  /**
+   * Continues the world a durable store holds (its clock, random state and jobs) and from now on
+   * saves the clock and random state in the store's own commits. Does nothing for other stores.
+   * @throws Error when the store holds a world of another service domain or of the other mode
+   */
+  resume(): void {
+    const host = this.deps.store.runtimeState;
+    if (!host) return;
+    const saved = host.load();
+    const clock = this.deps.controllableClock;
+    if (saved) {
+      if (saved.service_domain !== this.deps.serviceDomain) {
+        throw new Error(`the stored world belongs to service domain ${saved.service_domain}, not ${this.deps.serviceDomain} (start with --service-domain ${saved.service_domain})`);
+      }
+      try {
+        this.deps.random.restore(saved.random);
+      } catch {
+        throw new Error('the stored world was saved in the other mode (simulated or live); start it in the mode that made it');
+      }
+      clock?.set(saved.clock_ms);
+      this.deps.restored?.();
+      this.deps.scheduler.rearmAll();
+    }
+    host.track(
+      () => ({ service_domain: this.deps.serviceDomain, clock_ms: this.deps.clock.now(), random: this.deps.random.state() }),
+      (state) => {
+        // A commit failed: what it moved goes back to what is durable.
+        this.deps.random.restore(state.random);
+        clock?.set(state.clock_ms);
+      },
+    );
   }
 }

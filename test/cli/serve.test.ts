@@ -129,7 +129,7 @@ describe.concurrent('agent-services serve', () => {
 
   describe('--data FILE', () => {
     it('keeps agents and their keys across a SIGTERM and restart', async (t) => {
-      const file = path.join(dir, 'sigterm.json');
+      const file = path.join(dir, 'sigterm.db');
       const first = await startServer(t, ['--port', '0', '--seed', '1', '--data', file]);
       const alice = (await (await createAgent(first.url, { name: 'alice', bio: 'persistent' })).json()) as { agent_id: string; api_key: string };
       expect(await stop(first)).toBe(0);
@@ -149,7 +149,7 @@ describe.concurrent('agent-services serve', () => {
     });
 
     it('keeps an agent whose creation was answered even when the server is killed with SIGKILL', async (t) => {
-      const file = path.join(dir, 'sigkill.json');
+      const file = path.join(dir, 'sigkill.db');
       const first = await startServer(t, ['--port', '0', '--seed', '1', '--data', file]);
       const alice = (await (await createAgent(first.url, { name: 'alice' })).json()) as { agent_id: string; api_key: string };
       expect(await stop(first, 'SIGKILL')).toBe('SIGKILL');
@@ -206,7 +206,7 @@ describe.concurrent('agent-services serve', () => {
     });
 
     it('does not create a second demo agent in a data file that already has one', async (t) => {
-      const file = path.join(dir, 'demo.json');
+      const file = path.join(dir, 'demo.db');
       const first = await startServer(t, ['--port', '0', '--demo', '--data', file], /^try: .*\n/m);
       const key = /^API key:\s+(sk_\S+)$/m.exec(first.lines.join('\n'))?.[1];
       expect(await stop(first)).toBe(0);

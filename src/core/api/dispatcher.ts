@@ -1,6 +1,6 @@
 import { ApiError, toApiError } from '../shared/api-error.js';
 import { canonicalJson, sha256Hex } from '../shared/json.js';
-import { IDEMPOTENCY_KEY_MAX, type IdempotencyDecision, type IdempotencyKeys, type StoredOutcome } from '../services/idempotency.js';
+import { IDEMPOTENCY_KEY_MAX, type ClaimedKey, type IdempotencyKeys, type StoredOutcome } from '../services/idempotency.js';
 import { isUploadedFile, type ReceivedUpload, type UploadedFile } from './binary.js';
 import type { BoundRoute, CallContext, RouteDefinition } from './route.js';
 import { parseInput } from './validation.js';
@@ -88,7 +88,8 @@ export class Dispatcher {
       const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
       const decision = this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
       if (decision.kind === 'replay') return replayed(decision.outcome);
-      return await settle(decision, await this.execute(route, context, input));
+      // The key's record is written in the same durable unit as the handler's effect.
+      return await this.idempotency.within(() => this.execute(route, context, input), () => decision);
     } catch (error) {
       if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
       return errorResult(toApiError(error));
@@ -122,7 +123,7 @@ export class Dispatcher {
   ): Promise<DispatchResult> {
     const { definition } = route;
     const file = input.body;
-    let claimed: Extract<IdempotencyDecision, { kind: 'proceed' }> | undefined;
+    let claimed: ClaimedKey | undefined;
     const upload: ReceivedUpload = {
       filename: file.filename,
       contentType: file.contentType,
@@ -137,8 +138,8 @@ export class Dispatcher {
         claimed = decision;
       },
     };
-    const result = await this.execute(route, context, { ...input, body: upload });
-    return claimed ? settle(claimed, result) : result;
+    const execute = () => this.execute(route, context, { ...input, body: upload });
+    return key === null ? execute() : this.idempotency.within(execute, () => claimed);
   }
 
   /** The call context: who is calling (authenticated here), the signal, headers and raw body. */
@@ -187,16 +188,6 @@ class UploadReplay extends Error {
   constructor(readonly outcome: StoredOutcome) {
     super('replayed');
   }
-}
-
-/**
- * Stores a claimed key's outcome, or releases the key when the request failed validation or
- * authentication (DECISIONS.md: those are not stored).
- */
-async function settle(decision: Extract<IdempotencyDecision, { kind: 'proceed' }>, result: DispatchResult): Promise<DispatchResult> {
-  if (result.status === 400 || result.status === 401) decision.abandon();
-  else await decision.finish({ status: result.status, body: result.body });
-  return result;
 }
 
 /** The answer that replays a stored outcome. */

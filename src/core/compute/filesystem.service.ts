@@ -220,7 +220,8 @@ export class FilesystemService {
   /** The agent's entries at or under `dir` (a walk of the agent's partition). */
   private entriesUnder(view: StoreView, agentId: string, dir: string): FsEntryRecord[] {
     return view
-      .page<FsEntryRecord>(FS_ENTRIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER, where: (entry) => isWithin(entry.path, dir) })
-      .items.map((item) => item.record);
+      .page<FsEntryRecord>(FS_ENTRIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER })
+      .items.map((item) => item.record)
+      .filter((entry) => isWithin(entry.path, dir));
   }
 }

@@ -6,19 +6,21 @@ export interface Positioned<T> {
   position: number;
 }
 
-/** A newest-first page request over one partition of a collection. */
-export interface PageQuery<T> {
+/** A page request over one partition of a collection, newest first unless `order` says otherwise. */
+export interface PageQuery {
   /** Partition key, usually the owning agent's id. */
   partition: string;
-  /** Only records inserted before this position (exclusive): the cursor of the previous page. */
+  /** Newest first: only records inserted before this position (exclusive), the previous page's cursor. */
   before?: number;
+  /** Oldest first: only records inserted after this position (exclusive). */
+  after?: number;
+  /** `newest` (default) or `oldest` first. */
+  order?: 'newest' | 'oldest';
   /** How many records at most. */
   limit: number;
-  /** Keeps only records for which this returns true (applied while walking, before the limit). */
-  where?: (record: T) => boolean;
 }
 
-/** A page of records, newest first; `hasMore` tells whether older matching records exist. */
+/** A page of records; `hasMore` tells whether more records follow in the page's order. */
 export interface PageResult<T> {
   items: Positioned<T>[];
   hasMore: boolean;
@@ -28,12 +30,14 @@ export interface PageResult<T> {
 export interface StoreView {
   /** The record `id` of `collection`, or undefined. */
   get<T>(collection: string, id: string): T | undefined;
-  /** A newest-first page of one partition; cost grows with the page, not with the collection. */
-  page<T>(collection: string, query: PageQuery<T>): PageResult<T>;
+  /** A page of one partition; cost grows with the page, not with the collection. */
+  page<T>(collection: string, query: PageQuery): PageResult<T>;
   /** Every record of a collection in insertion order (for start-up work such as re-arming jobs). */
   all<T>(collection: string): T[];
   /** How many records a partition (or, without one, the whole collection) holds. */
   count(collection: string, partition?: string): number;
+  /** The position the newest insert into `collection` received (0 when none ever did); removals do not lower it. */
+  lastPosition(collection: string): number;
 }
 
 /** Write access inside {@link Store.transaction}; reads see the transaction's own writes. */
@@ -44,13 +48,40 @@ export interface StoreTransaction extends StoreView {
   update<T>(collection: string, id: string, record: T): void;
   /** Removes a record; false when there was none. */
   remove(collection: string, id: string): boolean;
-  /** Runs `callback` after this transaction commits; dropped if it rolls back. */
+  /** Runs `callback` once this transaction is durable (outside effects: events, deliveries); dropped if it rolls back. */
   afterCommit(callback: () => void): void;
+  /**
+   * Runs `callback` as soon as this transaction is applied, before it is durable (in-memory state
+   * derived from it, such as armed timers); dropped if it rolls back.
+   */
+  afterApply(callback: () => void): void;
 }
 
 /** The whole store as plain JSON, for snapshots and persistence. */
 export interface StoreSnapshot {
   collections: Record<string, { nextPosition: number; rows: Array<[id: string, partition: string, position: number, record: unknown]> }>;
+}
+
+/** The runtime's own state a durable store keeps beside the records, in the same commits. */
+export interface RuntimeState {
+  service_domain: string;
+  /** Service time in milliseconds since the Unix epoch. */
+  clock_ms: number;
+  /** The random generator's state (`Random.state()`). */
+  random: string;
+}
+
+/** A store that saves the runtime's clock and random state in the same commits as the records. */
+export interface RuntimeStateHost {
+  /** The state saved with the last commit, or undefined for a store that never saved one. */
+  load(): RuntimeState | undefined;
+  /**
+   * Supplies the live state: it is read and saved with every commit from now on; `reset` puts the
+   * last saved state back when a commit fails.
+   */
+  track(read: () => RuntimeState, reset: (saved: RuntimeState) => void): void;
+  /** Saves the live state now (the clock moved without other writes); resolves once durable. */
+  save(): Promise<void>;
 }
 
 /**
@@ -62,16 +93,32 @@ export interface Store {
   /** Committed state. */
   readonly view: StoreView;
   /**
-   * Runs `fn` atomically; resolves with its result once every commit hook (e.g. persistence) is
-   * done, rejects with what `fn` threw after rolling its writes back.
+   * Runs `fn` atomically; resolves with its result once it is durable (every commit hook done),
+   * rejects with what `fn` threw after rolling its writes back. Inside a {@link Store.unit} it
+   * resolves as soon as it is applied: the unit as a whole becomes durable.
    */
   transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T>;
+  /**
+   * Runs `work` as one durable unit: every transaction it starts, directly or through the calls it
+   * awaits, becomes durable together with the others or not at all, and `last(tx, result)` runs as
+   * its final transaction (e.g. the Idempotency-Key record of the answer). Resolves with `work`'s
+   * result once the whole unit is durable; a unit inside a unit joins the outer one.
+   * @throws what `work` threw (its applied transactions stay), or the commit's failure (none stay)
+   */
+  unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => void): Promise<T>;
   /** Registers work to run after each commit that changed something. */
   onCommit(hook: () => void | Promise<void>): void;
   /** Plain-JSON copy of the whole store. */
   export(): StoreSnapshot;
-  /** Replaces the whole store with a snapshot; if it throws, the store is unchanged. */
+  /**
+   * Replaces the whole store with a snapshot; if it throws, the store is unchanged. The records
+   * are taken over as they are (frozen), not copied: the caller must not change them afterwards.
+   */
   import(snapshot: StoreSnapshot): void;
+  /** Present on stores that keep the runtime's clock and random state in their own commits. */
+  readonly runtimeState?: RuntimeStateHost;
+  /** Waits for pending commits and releases the store's resources (files). */
+  close?(): Promise<void>;
 }
 
 /** Injection token of {@link Store}. */

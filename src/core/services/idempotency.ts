@@ -1,10 +1,14 @@
 import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
-import { Store } from '../ports/store.js';
+import { Store, type StoreTransaction } from '../ports/store.js';
 import { ApiError } from '../shared/api-error.js';
 import { DAY_MS } from '../shared/time.js';
 
 const COLLECTION = 'idempotency';
+/** All records share one partition, so the oldest-first walk of expiry is one page read. */
+const PARTITION = '';
+/** Expired records each new record removes at most: the table stays near one day of keys. */
+const SWEEP_PER_WRITE = 2;
 
 /** How long a key is remembered, in service time. */
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
@@ -19,17 +23,31 @@ export interface StoredOutcome {
 }
 
 interface IdempotencyRecord extends StoredOutcome {
+  /** `scope:key`, the record's own id (the expiry sweep reads records, not ids). */
+  id: string;
   fingerprint: string;
   created_ms: number;
 }
 
+/** A key claimed for one request; its record is written inside the request's durable unit. */
+export interface ClaimedKey {
+  kind: 'proceed';
+  /** Writes the outcome under the key in `tx` (nothing for 400 and 401, which are not stored). */
+  settle(tx: StoreTransaction, outcome: StoredOutcome): void;
+  /** Ends the claim; a repeat is then answered from the record (or runs again if none was written). */
+  release(): void;
+}
+
 /** What {@link IdempotencyKeys.begin} decided. */
-export type IdempotencyDecision = { kind: 'replay'; outcome: StoredOutcome } | { kind: 'proceed'; finish: (outcome: StoredOutcome) => Promise<void>; abandon: () => void };
+export type IdempotencyDecision = { kind: 'replay'; outcome: StoredOutcome } | ClaimedKey;
 
 /**
  * The Idempotency-Key layer of DECISIONS.md, scoped per caller: a repeat with the same request
  * replays the stored outcome, a different request under the same key is a conflict, a repeat
  * while the first still runs is refused, and keys expire after 24 hours of service time.
+ *
+ * The outcome is recorded in the same durable unit as the request's effect ({@link within}), so
+ * after a crash either both exist (a retry replays) or neither does (a retry runs once).
  */
 @injectable()
 export class IdempotencyKeys {
@@ -60,18 +78,39 @@ export class IdempotencyKeys {
     this.inFlight.add(id);
     return {
       kind: 'proceed',
-      abandon: () => void this.inFlight.delete(id),
-      finish: async (outcome) => {
-        try {
-          const record: IdempotencyRecord = { fingerprint, created_ms: this.clock.now(), status: outcome.status, body: outcome.body ?? null };
-          await this.store.transaction((tx) => {
-            if (tx.get(COLLECTION, id)) tx.update(COLLECTION, id, record);
-            else tx.insert(COLLECTION, id, record, scope);
-          });
-        } finally {
-          this.inFlight.delete(id);
-        }
+      release: () => void this.inFlight.delete(id),
+      settle: (tx, outcome) => {
+        if (outcome.status === 400 || outcome.status === 401) return;
+        const now = this.clock.now();
+        // An expired record of the same key makes way: the new one goes to the newest position.
+        if (tx.get(COLLECTION, id)) tx.remove(COLLECTION, id);
+        const record: IdempotencyRecord = { id, fingerprint, created_ms: now, status: outcome.status, body: outcome.body ?? null };
+        tx.insert(COLLECTION, id, record, PARTITION);
+        this.sweep(tx, now);
       },
     };
+  }
+
+  /**
+   * Runs `execute` (which answers, never throws) as one durable unit whose last transaction
+   * writes the record of the key `claimed()` returns by then, if any, and releases that claim.
+   * Resolves once the effect and the record are durable.
+   * @throws the store's failure to commit (nothing of the request stays)
+   */
+  async within<R extends StoredOutcome>(execute: () => Promise<R>, claimed: () => ClaimedKey | undefined): Promise<R> {
+    try {
+      return await this.store.unit(execute, (tx, outcome) => claimed()?.settle(tx, outcome));
+    } finally {
+      claimed()?.release();
+    }
+  }
+
+  /** Removes the oldest records whose day has passed (a few per new record). */
+  private sweep(tx: StoreTransaction, now: number): void {
+    const oldest = tx.page<IdempotencyRecord>(COLLECTION, { partition: PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE }).items;
+    for (const { record } of oldest) {
+      if (now < record.created_ms + IDEMPOTENCY_TTL_MS) break;
+      tx.remove(COLLECTION, record.id);
+    }
   }
 }

@@ -20,12 +20,18 @@ export type JobHandler = (job: Job) => void | Promise<void>;
 /**
  * Durable deferred work on the clock: SMS delivery, chain confirmations, bank settlement, webhook
  * retries, idle timeouts. Jobs are written inside the caller's transaction and armed on the clock
- * only once it commits; on the simulated clock they run in (time, scheduling) order.
+ * once it is applied; on the simulated clock they run in (time, scheduling) order.
+ *
+ * A job runs as one durable unit: its handler's writes and the job's removal become durable
+ * together, so after a crash a job either ran completely (and is gone) or not at all (and runs
+ * again once re-armed at start), never half or twice.
  */
 @injectable()
 export class Scheduler {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly timers = new Map<string, TimerHandle>();
+  /** Jobs whose handler is running: re-arming must not start them a second time. */
+  private readonly running = new Set<string>();
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -39,34 +45,36 @@ export class Scheduler {
     this.handlers.set(type, handler);
   }
 
-  /** Schedules a job in `tx`; it is armed when `tx` commits. Returns the job id. */
+  /** Schedules a job in `tx`; it is armed when `tx` is applied. Returns the job id. */
   schedule(tx: StoreTransaction, atMs: number, type: string, data: Job['data']): string {
     if (!this.handlers.has(type)) throw new Error(`no handler for job type ${type}`);
     const job: Job = { id: this.random.id('job'), type, at_ms: atMs, data };
     tx.insert(JOBS, job.id, job);
-    tx.afterCommit(() => this.arm(job));
+    // Armed before durability: a timer whose job never became durable finds no job and does nothing.
+    tx.afterApply(() => this.arm(job));
     return job.id;
   }
 
   /** Cancels a scheduled job in `tx`; false if it already ran or never existed. */
   cancel(tx: StoreTransaction, jobId: string): boolean {
     const removed = tx.remove(JOBS, jobId);
-    if (removed) tx.afterCommit(() => this.disarm(jobId));
+    if (removed) tx.afterApply(() => this.disarm(jobId));
     return removed;
   }
 
-  /** Re-arms every stored job, e.g. after a restore; timers armed before are dropped. */
+  /** Re-arms every stored job, e.g. after a restore or a restart; timers armed before are dropped. */
   rearmAll(): void {
     for (const id of [...this.timers.keys()]) this.disarm(id);
-    for (const job of this.store.view.all<Job>(JOBS)) this.arm(job);
+    for (const job of this.store.view.all<Job>(JOBS)) if (!this.running.has(job.id)) this.arm(job);
   }
 
-  /** How many jobs wait to run. */
+  /** How many jobs wait to run (a running job counts until it is done). */
   pending(): number {
     return this.store.view.count(JOBS);
   }
 
   private arm(job: Job): void {
+    this.timers.get(job.id)?.cancel();
     this.timers.set(job.id, this.clock.setTimer(job.at_ms, () => this.run(job.id)));
   }
 
@@ -75,13 +83,27 @@ export class Scheduler {
     this.timers.delete(jobId);
   }
 
+  /** Runs a due job and removes it in the same durable unit; a handler's failure still removes it (as before), then is rethrown. */
   private async run(jobId: string): Promise<void> {
     this.timers.delete(jobId);
-    const job = await this.store.transaction((tx) => {
-      const found = tx.get<Job>(JOBS, jobId);
-      if (found) tx.remove(JOBS, jobId);
-      return found;
-    });
-    if (job) await this.handlers.get(job.type)!(job);
+    const job = this.store.view.get<Job>(JOBS, jobId);
+    if (!job || this.running.has(jobId)) return;
+    this.running.add(jobId);
+    let failure: { error: unknown } | undefined;
+    try {
+      await this.store.unit(
+        async () => {
+          try {
+            await this.handlers.get(job.type)!(job);
+          } catch (error) {
+            failure = { error };
+          }
+        },
+        (tx) => void tx.remove(JOBS, jobId),
+      );
+    } finally {
+      this.running.delete(jobId);
+    }
+    if (failure) throw failure.error;
   }
 }

@@ -1,3 +1,4 @@
+import { filteredPage } from '../services/filtered-page.js';
 import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
 import type { ServiceEvent } from '../ports/event-log.js';
@@ -133,12 +134,12 @@ export class WebhookDeliveries {
   list(query: DeliveriesQuery): DeliveryList {
     const listName = `webhooks.deliveries|${query.webhook_id ?? ''}|${query.status ?? ''}`;
     const before = query.cursor === undefined ? undefined : decodeCursor(listName, query.cursor);
-    const page = this.store.view.page<StoredDelivery>(DELIVERIES, {
-      partition: ALL,
-      limit: query.limit,
-      ...(before === undefined ? {} : { before }),
-      where: (delivery) => (query.webhook_id === undefined || delivery.webhook_id === query.webhook_id) && (query.status === undefined || delivery.status === query.status),
-    });
+    const page = filteredPage<StoredDelivery>(
+      this.store.view,
+      DELIVERIES,
+      { partition: ALL, limit: query.limit, ...(before === undefined ? {} : { before }) },
+      (delivery) => (query.webhook_id === undefined || delivery.webhook_id === query.webhook_id) && (query.status === undefined || delivery.status === query.status),
+    );
     const last = page.items[page.items.length - 1];
     return { deliveries: page.items.map((item) => toWire(item.record)), next_cursor: page.hasMore && last ? encodeCursor(listName, last.position) : null };
   }

@@ -5,10 +5,15 @@ import { Store, type StoreTransaction } from '../../core/ports/store.js';
 import { toIso } from '../../core/shared/time.js';
 
 const EVENTS = 'events';
+const PARTITION = '';
+/** Expired events each append removes at most, so retention costs O(1) per event. */
+const SWEEP_PER_APPEND = 2;
 
 /**
  * The event log kept as a store collection, so it is written in the same transaction as the
- * change it records and travels with snapshots. Sequence numbers start at 1 and have no gaps.
+ * change it records and travels with snapshots. Sequence numbers start at 1 and have no gaps: an
+ * event's sequence number is its position in the collection. With a retention, events older than
+ * it (in service time) are removed as new ones arrive; by default every event is kept.
  */
 @injectable()
 export class StoreEventLog implements EventLog {
@@ -18,11 +23,14 @@ export class StoreEventLog implements EventLog {
   constructor(
     @inject(Store) private readonly store: Store,
     @inject(Clock) private readonly clock: Clock,
+    private readonly retentionMs: number | null = null,
   ) {}
 
   append(tx: StoreTransaction, event: NewEvent): ServiceEvent {
-    const entry: ServiceEvent = { seq: tx.count(EVENTS) + 1, type: event.type, agent_id: event.agent_id, at: toIso(this.clock.now()), data: event.data };
-    tx.insert(EVENTS, String(entry.seq), entry);
+    const now = this.clock.now();
+    const entry: ServiceEvent = { seq: tx.lastPosition(EVENTS) + 1, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
+    tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
+    if (this.retentionMs !== null) this.sweep(tx, now - this.retentionMs);
     for (const hook of this.appendHooks) hook(tx, entry);
     tx.afterCommit(() => {
       for (const listener of this.listeners) listener(entry);
@@ -31,13 +39,8 @@ export class StoreEventLog implements EventLog {
   }
 
   after(after: number, limit: number): ServiceEvent[] {
-    const events: ServiceEvent[] = [];
-    for (let seq = Math.max(0, after) + 1; events.length < limit; seq++) {
-      const event = this.store.view.get<ServiceEvent>(EVENTS, String(seq));
-      if (!event) break;
-      events.push(event);
-    }
-    return events;
+    const page = this.store.view.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'oldest', after: Math.max(0, after), limit });
+    return page.items.map((item) => item.record);
   }
 
   onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => void): void {
@@ -47,5 +50,13 @@ export class StoreEventLog implements EventLog {
   subscribe(listener: (event: ServiceEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Removes the oldest events stamped before `cutoffMs`. */
+  private sweep(tx: StoreTransaction, cutoffMs: number): void {
+    for (const { record } of tx.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'oldest', limit: SWEEP_PER_APPEND }).items) {
+      if (Date.parse(record.at) >= cutoffMs) break;
+      tx.remove(EVENTS, String(record.seq));
+    }
   }
 }

@@ -1,14 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { injectable } from '../../core/shared/di.js';
 import { deepFreeze } from '../../core/shared/json.js';
-import type {
-  PageQuery,
-  PageResult,
-  Positioned,
-  Store,
-  StoreSnapshot,
-  StoreTransaction,
-  StoreView,
-} from '../../core/ports/store.js';
+import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
 
 interface Row {
   id: string;
@@ -18,17 +11,22 @@ interface Row {
   live: boolean;
 }
 
+/** Rows of one partition in ascending position; removed rows stay as tombstones until compacted. */
+interface Partition {
+  rows: Row[];
+  dead: number;
+}
+
 class Collection {
   readonly rows = new Map<string, Row>();
-  /** Rows of each partition in ascending position; removed rows stay as tombstones (live=false). */
-  readonly partitions = new Map<string, Row[]>();
+  readonly partitions = new Map<string, Partition>();
   readonly liveCounts = new Map<string, number>();
   nextPosition = 1;
 
-  addToPartition(row: Row): void {
-    let list = this.partitions.get(row.partition);
-    if (!list) this.partitions.set(row.partition, (list = []));
-    list.push(row);
+  partition(name: string): Partition {
+    let partition = this.partitions.get(name);
+    if (!partition) this.partitions.set(name, (partition = { rows: [], dead: 0 }));
+    return partition;
   }
 
   adjustCount(partition: string, delta: number): void {
@@ -36,7 +34,16 @@ class Collection {
   }
 }
 
+/** A durable unit in progress (see {@link Store.unit}). */
+interface Unit {
+  open: boolean;
+  wrote: boolean;
+  after: Array<() => void>;
+}
+
 const DEFAULT_PARTITION = '';
+/** Tombstones a partition may hold before it is compacted (and at least half its rows). */
+const COMPACT_AFTER = 64;
 
 /** Index of the first row whose position is >= `position` (rows sorted ascending). */
 function lowerBound(rows: Row[], position: number): number {
@@ -50,6 +57,11 @@ function lowerBound(rows: Row[], position: number): number {
   return low;
 }
 
+function isSortedByPosition(rows: StoreSnapshot['collections'][string]['rows']): boolean {
+  for (let i = 1; i < rows.length; i++) if (rows[i - 1]![2] >= rows[i]![2]) return false;
+  return true;
+}
+
 /**
  * The default store: everything in memory. Writes are applied in place and recorded in an undo
  * log, so a throwing transaction is rolled back exactly and a committed one costs no copy.
@@ -58,16 +70,21 @@ function lowerBound(rows: Row[], position: number): number {
 export class MemoryStore implements Store {
   private collections = new Map<string, Collection>();
   private readonly hooks: Array<() => void | Promise<void>> = [];
+  private readonly units = new AsyncLocalStorage<Unit>();
   private inTransaction = false;
-  /** Undo and after-commit lists of the running transaction (transactions never overlap). */
+  /** Undo, after-apply and after-commit lists of the running transaction (transactions never overlap). */
   private undo: Array<() => void> = [];
+  private applied: Array<() => void> = [];
   private after: Array<() => void> = [];
+  /** Partitions the running transaction removed rows from (compacted once it succeeds). */
+  private shrunk: Partition[] = [];
 
   readonly view: StoreView = {
     get: (collection, id) => this.get(collection, id),
     page: (collection, query) => this.page(collection, query),
     all: (collection) => this.all(collection),
     count: (collection, partition) => this.count(collection, partition),
+    lastPosition: (collection) => (this.collections.get(collection)?.nextPosition ?? 1) - 1,
   };
 
   /** The one transaction handle, built once: a hot path runs thousands of transactions a second. */
@@ -77,6 +94,7 @@ export class MemoryStore implements Store {
     update: (collection, id, record) => this.update(this.writableUndo(), collection, id, record),
     remove: (collection, id) => this.remove(this.writableUndo(), collection, id),
     afterCommit: (callback) => void (this.writableUndo(), this.after.push(callback)),
+    afterApply: (callback) => void (this.writableUndo(), this.applied.push(callback)),
   };
 
   /** The running transaction's undo log; a handle kept past its transaction must not write. */
@@ -88,12 +106,13 @@ export class MemoryStore implements Store {
   async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
     if (this.inTransaction) throw new Error('store transactions do not nest');
     const undo: Array<() => void> = (this.undo = []);
+    const applied: Array<() => void> = (this.applied = []);
     const after: Array<() => void> = (this.after = []);
-    const tx = this.tx;
+    this.shrunk = [];
     this.inTransaction = true;
     let result: T;
     try {
-      result = fn(tx);
+      result = fn(this.tx);
       if (result !== null && typeof (result as { then?: unknown })?.then === 'function') {
         throw new TypeError('store transaction functions must be synchronous');
       }
@@ -103,14 +122,44 @@ export class MemoryStore implements Store {
     } finally {
       this.inTransaction = false;
     }
+    for (const partition of this.shrunk) compact(partition);
+    for (const callback of applied) callback();
+    const unit = this.units.getStore();
+    if (unit?.open) {
+      if (undo.length > 0) unit.wrote = true;
+      unit.after.push(...after);
+      return result;
+    }
+    await this.committed(undo.length > 0, after);
+    return result;
+  }
+
+  async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => void): Promise<T> {
+    if (this.units.getStore()?.open) {
+      const result = await work();
+      if (last) await this.transaction((tx) => last(tx, result));
+      return result;
+    }
+    const unit: Unit = { open: true, wrote: false, after: [] };
     try {
-      if (undo.length > 0) await Promise.all(this.hooks.map((hook) => hook()));
+      const result = await this.units.run(unit, work);
+      if (last) await this.units.run(unit, () => this.transaction((tx) => last(tx, result)));
+      return result;
+    } finally {
+      unit.open = false;
+      await this.committed(unit.wrote, unit.after);
+    }
+  }
+
+  /** Runs the commit hooks (when something changed), then the after-commit callbacks. */
+  private async committed(changed: boolean, after: Array<() => void>): Promise<void> {
+    try {
+      if (changed) await Promise.all(this.hooks.map((hook) => hook()));
     } finally {
       // The writes are committed even when a hook (persistence) fails, so their follow-up work
-      // (arming jobs, event listeners) must still run.
+      // (event listeners, deliveries) must still run.
       for (const callback of after) callback();
     }
-    return result;
   }
 
   onCommit(hook: () => void | Promise<void>): void {
@@ -121,11 +170,12 @@ export class MemoryStore implements Store {
     const collections: StoreSnapshot['collections'] = {};
     for (const name of [...this.collections.keys()].sort()) {
       const collection = this.collections.get(name)!;
-      const rows = [...collection.rows.values()].sort((a, b) => a.position - b.position);
-      collections[name] = {
-        nextPosition: collection.nextPosition,
-        rows: rows.map((row) => [row.id, row.partition, row.position, row.record]),
-      };
+      const rows: StoreSnapshot['collections'][string]['rows'] = [];
+      for (const row of collection.rows.values()) rows.push([row.id, row.partition, row.position, deepFreeze(row.record)]);
+      // Map order is insertion order, which is position order unless an import brought rows in
+      // another order; sorting a sorted array is one linear pass.
+      if (!isSortedByPosition(rows)) rows.sort((a, b) => a[2] - b[2]);
+      collections[name] = { nextPosition: collection.nextPosition, rows };
     }
     return { collections };
   }
@@ -136,10 +186,16 @@ export class MemoryStore implements Store {
     for (const [name, data] of Object.entries(snapshot.collections)) {
       const collection = new Collection();
       collection.nextPosition = data.nextPosition;
-      for (const [id, partition, position, record] of [...data.rows].sort((a, b) => a[2] - b[2])) {
-        const row: Row = { id, partition, position, record: deepFreeze(structuredClone(record)), live: true };
+      const rows = isSortedByPosition(data.rows) ? data.rows : [...data.rows].sort((a, b) => a[2] - b[2]);
+      for (const [id, partition, position, record] of rows) {
+        if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
+        if (position >= collection.nextPosition) throw new Error(`position ${position} of ${name}/${id} is not below nextPosition`);
+        // Taken over, not copied, and frozen when first read: a record from export() is frozen
+        // already, and freezing a parsed request body's records up front would cost more than
+        // parsing them did.
+        const row: Row = { id, partition, position, record, live: true };
         collection.rows.set(id, row);
-        collection.addToPartition(row);
+        collection.partition(partition).rows.push(row);
         collection.adjustCount(partition, 1);
       }
       collections.set(name, collection);
@@ -154,27 +210,34 @@ export class MemoryStore implements Store {
   }
 
   private get<T>(collection: string, id: string): T | undefined {
-    return this.collections.get(collection)?.rows.get(id)?.record as T | undefined;
+    const row = this.collections.get(collection)?.rows.get(id);
+    return row === undefined ? undefined : (deepFreeze(row.record) as T);
   }
 
-  private page<T>(collection: string, query: PageQuery<T>): PageResult<T> {
-    const rows = this.collections.get(collection)?.partitions.get(query.partition) ?? [];
+  private page<T>(collection: string, query: PageQuery): PageResult<T> {
+    const rows = this.collections.get(collection)?.partitions.get(query.partition)?.rows ?? [];
     const items: Positioned<T>[] = [];
-    let index = (query.before === undefined ? rows.length : lowerBound(rows, query.before)) - 1;
-    for (; index >= 0; index--) {
+    if (query.order === 'oldest') {
+      for (let index = query.after === undefined ? 0 : lowerBound(rows, query.after + 1); index < rows.length; index++) {
+        const row = rows[index]!;
+        if (!row.live) continue;
+        if (items.length === query.limit) return { items, hasMore: true };
+        items.push({ record: deepFreeze(row.record) as T, position: row.position });
+      }
+      return { items, hasMore: false };
+    }
+    for (let index = (query.before === undefined ? rows.length : lowerBound(rows, query.before)) - 1; index >= 0; index--) {
       const row = rows[index]!;
       if (!row.live) continue;
-      const record = row.record as T;
-      if (query.where && !query.where(record)) continue;
       if (items.length === query.limit) return { items, hasMore: true };
-      items.push({ record, position: row.position });
+      items.push({ record: deepFreeze(row.record) as T, position: row.position });
     }
     return { items, hasMore: false };
   }
 
   private all<T>(collection: string): T[] {
     const rows = [...(this.collections.get(collection)?.rows.values() ?? [])];
-    return rows.sort((a, b) => a.position - b.position).map((row) => row.record as T);
+    return rows.sort((a, b) => a.position - b.position).map((row) => deepFreeze(row.record) as T);
   }
 
   private count(collection: string, partition?: string): number {
@@ -183,22 +246,22 @@ export class MemoryStore implements Store {
     return partition === undefined ? data.rows.size : (data.liveCounts.get(partition) ?? 0);
   }
 
-  private insert(undo: Array<() => void>, name: string, id: string, record: unknown, partition = DEFAULT_PARTITION): void {
+  private insert(undo: Array<() => void>, name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION): void {
     // A collection this insert brings into being is dropped again on rollback, so a rolled-back
     // transaction leaves no trace in export() (snapshots and their hashes).
     const created = !this.collections.has(name);
     const collection = this.collection(name);
     if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
-    const row: Row = { id, partition, position: collection.nextPosition++, record: deepFreeze(record), live: true };
+    const row: Row = { id, partition: partitionName, position: collection.nextPosition++, record: deepFreeze(record), live: true };
+    const partition = collection.partition(partitionName);
     collection.rows.set(id, row);
-    collection.addToPartition(row);
-    collection.adjustCount(partition, 1);
+    partition.rows.push(row);
+    collection.adjustCount(partitionName, 1);
     undo.push(() => {
       row.live = false;
       collection.rows.delete(id);
-      collection.adjustCount(partition, -1);
-      const list = collection.partitions.get(partition)!;
-      if (list[list.length - 1] === row) list.pop();
+      collection.adjustCount(partitionName, -1);
+      if (partition.rows[partition.rows.length - 1] === row) partition.rows.pop();
       if (collection.nextPosition === row.position + 1) collection.nextPosition = row.position;
       if (created && this.collections.get(name) === collection) this.collections.delete(name);
     });
@@ -218,14 +281,25 @@ export class MemoryStore implements Store {
     const collection = this.collections.get(name);
     const row = collection?.rows.get(id);
     if (!collection || !row) return false;
+    const partition = collection.partitions.get(row.partition)!;
     row.live = false;
+    partition.dead++;
     collection.rows.delete(id);
     collection.adjustCount(row.partition, -1);
+    this.shrunk.push(partition);
     undo.push(() => {
       row.live = true;
+      partition.dead--;
       collection.rows.set(id, row);
       collection.adjustCount(row.partition, 1);
     });
     return true;
   }
+}
+
+/** Drops a partition's tombstones once they are many and at least half of it (amortised O(1) per removal). */
+function compact(partition: Partition): void {
+  if (partition.dead < COMPACT_AFTER || partition.dead * 2 < partition.rows.length) return;
+  partition.rows = partition.rows.filter((row) => row.live);
+  partition.dead = 0;
 }

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+// The Store port's conformance suite: written once, run against every implementation.
+import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MemoryStore } from '../../../src/providers/store/memory-store.js';
 import type { PageQuery, Store, StoreTransaction } from '../../../src/core/ports/store.js';
 import { canonicalJson } from '../../../src/core/shared/json.js';
+import { STORE_KINDS } from './store-kinds.js';
 
 interface Note {
   id: string;
@@ -16,7 +17,7 @@ async function seed(store: Store, count: number, partition = 'p', collection = '
   });
 }
 
-function ids(store: Store, query: PageQuery<Note>, collection = 'notes'): string[] {
+function ids(store: Store, query: PageQuery, collection = 'notes'): string[] {
   return store.view.page<Note>(collection, query).items.map((item) => item.record.id);
 }
 
@@ -31,9 +32,11 @@ function observe(store: Store): string {
   });
 }
 
-describe('memory store', () => {
+describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
+  afterEach(() => kind.cleanup());
+
   it('inserts, reads, updates, removes and counts records', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     await store.transaction((tx) => {
       tx.insert<Note>('notes', 'a', { id: 'a', text: 'one' }, 'p');
       tx.insert<Note>('notes', 'b', { id: 'b', text: 'two' }, 'q');
@@ -60,7 +63,7 @@ describe('memory store', () => {
   });
 
   it('keeps the position of an updated record', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     await seed(store, 3);
     await store.transaction((tx) => tx.update<Note>('notes', 'n1', { id: 'n1', text: 'changed' }));
     expect(ids(store, { partition: 'p', limit: 10 })).toEqual(['n3', 'n2', 'n1']);
@@ -68,7 +71,7 @@ describe('memory store', () => {
   });
 
   it('refuses a duplicate id and an update of a missing record, undoing the transaction', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     await seed(store, 1);
     await expect(store.transaction((tx) => tx.insert('notes', 'n1', { id: 'n1', text: 'again' }, 'p'))).rejects.toThrow(/duplicate/);
     await expect(store.transaction((tx) => tx.update('notes', 'ghost', { id: 'ghost', text: '' }))).rejects.toThrow(/no record/);
@@ -76,7 +79,7 @@ describe('memory store', () => {
   });
 
   it('lets a transaction read its own writes', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     const seen = await store.transaction((tx) => {
       tx.insert<Note>('notes', 'a', { id: 'a', text: 'one' }, 'p');
       const first = tx.get<Note>('notes', 'a')?.text;
@@ -86,18 +89,8 @@ describe('memory store', () => {
     expect(seen).toEqual(['one', 'two', 1]);
   });
 
-  it('freezes stored records so they cannot be changed by reference', async () => {
-    const store = new MemoryStore();
-    const record = { id: 'a', text: 'one', nested: { n: 1 } };
-    await store.transaction((tx) => tx.insert('notes', 'a', record, 'p'));
-    expect(Object.isFrozen(store.view.get('notes', 'a'))).toBe(true);
-    expect(() => {
-      (store.view.get<typeof record>('notes', 'a')!.nested as { n: number }).n = 2;
-    }).toThrow(TypeError);
-  });
-
   it('rolls back every write of a transaction that throws', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     await seed(store, 5);
     await store.transaction((tx) => tx.remove('notes', 'n2'));
     const before = observe(store);
@@ -124,8 +117,8 @@ describe('memory store', () => {
   });
 
   it('gives the next insert after a rollback the position it would have had without it', async () => {
-    const rolledBack = new MemoryStore();
-    const clean = new MemoryStore();
+    const rolledBack = kind.create();
+    const clean = kind.create();
     await seed(rolledBack, 3);
     await seed(clean, 3);
     await expect(
@@ -143,7 +136,7 @@ describe('memory store', () => {
   });
 
   it('rejects an async transaction function and undoes its synchronous writes', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     await seed(store, 1);
     const before = observe(store);
     await expect(
@@ -155,7 +148,7 @@ describe('memory store', () => {
   });
 
   it('runs afterCommit callbacks only when the transaction commits, after it is visible', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     const calls: string[] = [];
     await store.transaction((tx) => {
       tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
@@ -172,7 +165,7 @@ describe('memory store', () => {
   });
 
   it('awaits every commit hook before the transaction resolves, and skips them when nothing changed', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let hookRuns = 0;
@@ -187,6 +180,8 @@ describe('memory store', () => {
     const pending = store.transaction((tx) => tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p')).then(() => {
       resolved = true;
     });
+    // A durable store commits on a later event-loop turn: wait for the hook to start.
+    while (hookRuns === 0) await new Promise((resolve) => setImmediate(resolve));
     for (let i = 0; i < 10; i++) await Promise.resolve();
     expect(hookRuns).toBe(1);
     expect(resolved).toBe(false);
@@ -201,7 +196,7 @@ describe('memory store', () => {
   });
 
   it('still runs afterCommit callbacks when a commit hook fails, since the writes are committed', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     store.onCommit(async () => {
       throw new Error('disk full');
     });
@@ -217,7 +212,7 @@ describe('memory store', () => {
   });
 
   it('round-trips export and import to the same canonical JSON and the same behaviour', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     await seed(store, 6);
     await seed(store, 2, 'q', 'other');
     await store.transaction((tx) => {
@@ -225,7 +220,7 @@ describe('memory store', () => {
       tx.update<Note>('notes', 'n2', { id: 'n2', text: 'edited' });
     });
     const exported = store.export();
-    const copy = new MemoryStore();
+    const copy = kind.create();
     copy.import(JSON.parse(JSON.stringify(exported)));
     expect(canonicalJson(copy.export())).toBe(canonicalJson(exported));
     expect(ids(copy, { partition: 'p', limit: 10 })).toEqual(ids(store, { partition: 'p', limit: 10 }));
@@ -237,7 +232,7 @@ describe('memory store', () => {
   });
 
   it('replaces the whole state on import', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     await seed(store, 3);
     store.import({ collections: { other: { nextPosition: 2, rows: [['o1', '', 1, { id: 'o1', text: 'only' }]] } } });
     expect(store.view.count('notes')).toBe(0);
@@ -246,7 +241,7 @@ describe('memory store', () => {
 
   describe('page()', () => {
     it('answers newest first with hasMore while older records exist', async () => {
-      const store = new MemoryStore();
+      const store = kind.create();
       await seed(store, 5);
       const first = store.view.page<Note>('notes', { partition: 'p', limit: 2 });
       expect(first.items.map((item) => item.record.id)).toEqual(['n5', 'n4']);
@@ -260,7 +255,7 @@ describe('memory store', () => {
     });
 
     it('continues strictly before a keyset position', async () => {
-      const store = new MemoryStore();
+      const store = kind.create();
       await seed(store, 5);
       expect(ids(store, { partition: 'p', limit: 2, before: 4 })).toEqual(['n3', 'n2']);
       expect(store.view.page('notes', { partition: 'p', limit: 2, before: 3 }).hasMore).toBe(false);
@@ -268,22 +263,28 @@ describe('memory store', () => {
       expect(ids(store, { partition: 'p', limit: 10, before: 1000 })).toEqual(['n5', 'n4', 'n3', 'n2', 'n1']);
     });
 
-    it('applies where before the limit and skips removed records', async () => {
-      const store = new MemoryStore();
+    it('skips removed records', async () => {
+      const store = kind.create();
       await seed(store, 8);
-      await store.transaction((tx) => tx.remove('notes', 'n6'));
-      const even = store.view.page<Note>('notes', { partition: 'p', limit: 2, where: (note) => note.tag === 'even' });
-      expect(even.items.map((item) => item.record.id)).toEqual(['n8', 'n4']);
-      expect(even.hasMore).toBe(true);
-      const rest = store.view.page<Note>('notes', { partition: 'p', limit: 2, before: 4, where: (note) => note.tag === 'even' });
-      expect(rest.items.map((item) => item.record.id)).toEqual(['n2']);
-      expect(rest.hasMore).toBe(false);
-      // hasMore looks only at matching records: nothing even is older than n2
-      expect(store.view.page<Note>('notes', { partition: 'p', limit: 1, before: 3, where: (note) => note.tag === 'even' }).hasMore).toBe(false);
+      await store.transaction((tx) => [tx.remove('notes', 'n6'), tx.remove('notes', 'n8')]);
+      const page = store.view.page<Note>('notes', { partition: 'p', limit: 2 });
+      expect(page.items.map((item) => item.record.id)).toEqual(['n7', 'n5']);
+      expect(page.hasMore).toBe(true);
+    });
+
+    it('walks oldest first after a position', async () => {
+      const store = kind.create();
+      await seed(store, 5);
+      await store.transaction((tx) => tx.remove('notes', 'n2'));
+      const first = store.view.page<Note>('notes', { partition: 'p', limit: 2, order: 'oldest' });
+      expect(first.items.map((item) => [item.record.id, item.position])).toEqual([['n1', 1], ['n3', 3]]);
+      expect(first.hasMore).toBe(true);
+      expect(ids(store, { partition: 'p', limit: 10, order: 'oldest', after: 3 })).toEqual(['n4', 'n5']);
+      expect(store.view.page('notes', { partition: 'p', limit: 2, order: 'oldest', after: 3 }).hasMore).toBe(false);
     });
 
     it('keeps partitions apart', async () => {
-      const store = new MemoryStore();
+      const store = kind.create();
       await store.transaction((tx) => {
         tx.insert<Note>('notes', 'a1', { id: 'a1', text: '' }, 'alice');
         tx.insert<Note>('notes', 'b1', { id: 'b1', text: '' }, 'bob');
@@ -301,7 +302,7 @@ describe('memory store', () => {
           fc.integer({ min: 1, max: 7 }),
           fc.array(fc.record({ inserts: fc.integer({ min: 0, max: 4 }), partition: fc.constantFrom<'p' | 'q'>('p', 'q') }), { maxLength: 20 }),
           async (initial, limit, steps: Step[]) => {
-            const store = new MemoryStore();
+            const store = kind.create({ fast: true });
             let counter = 0;
             const insert = (partition: string, n: number) =>
               store.transaction((tx) => {
@@ -329,20 +330,193 @@ describe('memory store', () => {
             expect(new Set(seen)).toEqual(existing);
           },
         ),
-        { numRuns: 100 },
+        { numRuns: kind.name === 'MemoryStore' ? 100 : 40 },
       );
     });
   });
 });
 
-describe('memory store transaction handle', () => {
+describe.each(STORE_KINDS)('$name transaction handle', (kind) => {
+  afterEach(() => kind.cleanup());
+
   it('refuses writes through a handle kept past its transaction', async () => {
-    const store = new MemoryStore();
+    const store = kind.create();
     let kept: StoreTransaction | undefined;
     await store.transaction((tx) => {
       kept = tx;
     });
     expect(() => kept!.insert('late', 'x', { v: 1 })).toThrow('outside its transaction');
     expect(store.view.count('late')).toBe(0);
+  });
+});
+
+describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
+  afterEach(() => kind.cleanup());
+
+  it('reports the last position given, which removals do not lower and rollbacks do', async () => {
+    const store = kind.create();
+    expect(store.view.lastPosition('notes')).toBe(0);
+    await seed(store, 3);
+    await store.transaction((tx) => tx.remove('notes', 'n3'));
+    expect(store.view.lastPosition('notes')).toBe(3);
+    await expect(
+      store.transaction((tx) => {
+        tx.insert<Note>('notes', 'x', { id: 'x', text: '' }, 'p');
+        expect(tx.lastPosition('notes')).toBe(4);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(store.view.lastPosition('notes')).toBe(3);
+  });
+
+  it('runs afterApply callbacks at once and afterCommit callbacks once durable, neither after a rollback', async () => {
+    const store = kind.create();
+    const calls: string[] = [];
+    const pending = store.transaction((tx) => {
+      tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
+      tx.afterApply(() => calls.push('applied'));
+      tx.afterCommit(() => calls.push('committed'));
+    });
+    expect(calls).toEqual(['applied']);
+    await pending;
+    expect(calls).toEqual(['applied', 'committed']);
+    await expect(
+      store.transaction((tx) => {
+        tx.afterApply(() => calls.push('rolled back'));
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(calls).toEqual(['applied', 'committed']);
+  });
+
+  it('commits a unit\'s transactions and its last step together, answering after all of them', async () => {
+    const store = kind.create();
+    const committed: string[] = [];
+    const result = await store.unit(
+      async () => {
+        await store.transaction((tx) => {
+          tx.insert<Note>('notes', 'effect', { id: 'effect', text: '' }, 'p');
+          tx.afterCommit(() => committed.push('effect'));
+        });
+        // A transaction inside a unit resolves once applied; the commit comes at the unit's end.
+        expect(committed).toEqual([]);
+        await store.transaction((tx) => tx.insert<Note>('notes', 'second', { id: 'second', text: '' }, 'p'));
+        return 'answer';
+      },
+      (tx, answer) => tx.insert('keys', 'k', { answer }),
+    );
+    expect(result).toBe('answer');
+    expect(committed).toEqual(['effect']);
+    expect(store.view.get('keys', 'k')).toEqual({ answer: 'answer' });
+    expect(store.view.count('notes')).toBe(2);
+  });
+
+  it('keeps what a throwing unit applied and rethrows, and joins a nested unit to the outer one', async () => {
+    const store = kind.create();
+    await expect(
+      store.unit(async () => {
+        await store.unit(async () => {
+          await store.transaction((tx) => tx.insert<Note>('notes', 'inner', { id: 'inner', text: '' }, 'p'));
+        });
+        await store.transaction((tx) => tx.insert<Note>('notes', 'outer', { id: 'outer', text: '' }, 'p'));
+        throw new Error('handler bug');
+      }),
+    ).rejects.toThrow('handler bug');
+    expect(ids(store, { partition: 'p', limit: 10 })).toEqual(['outer', 'inner']);
+  });
+
+  it('serves concurrent units and plain transactions without losing or mixing writes', async () => {
+    const store = kind.create();
+    const work = Array.from({ length: 40 }, (_, i) =>
+      i % 2 === 0
+        ? store.unit(
+            async () => {
+              await store.transaction((tx) => tx.insert<Note>('notes', `u${i}`, { id: `u${i}`, text: '' }, 'p'));
+              await Promise.resolve();
+              return i;
+            },
+            (tx, n) => tx.insert('keys', `k${n}`, { n }),
+          )
+        : store.transaction((tx) => tx.insert<Note>('notes', `t${i}`, { id: `t${i}`, text: '' }, 'q')),
+    );
+    await Promise.all(work);
+    expect(store.view.count('notes', 'p')).toBe(20);
+    expect(store.view.count('notes', 'q')).toBe(20);
+    expect(store.view.count('keys')).toBe(20);
+  });
+});
+
+describe('the same history on every store', () => {
+  afterEach(async () => {
+    for (const kind of STORE_KINDS) await kind.cleanup();
+  });
+
+  it('exports byte-identical JSON', async () => {
+    const history = async (store: Store) => {
+      await seed(store, 20);
+      await seed(store, 5, 'q', 'other');
+      await store.transaction((tx) => {
+        tx.remove('notes', 'n20');
+        tx.remove('notes', 'n3');
+        tx.update<Note>('notes', 'n4', { id: 'n4', text: 'edited', tag: 'x' });
+        tx.insert('empty-after', 'e', { gone: true });
+      });
+      await store.transaction((tx) => tx.remove('empty-after', 'e'));
+      await expect(store.transaction((tx) => [tx.insert('rolled', 'r', {}), tx.remove('notes', 'n1'), (() => { throw new Error('x'); })()])).rejects.toThrow('x');
+      await store.unit(
+        async () => store.transaction((tx) => tx.insert('notes', 'u', { id: 'u', text: 'ü ☃ 😀', nested: { list: [1, 2.5, null, 'x'] } }, 'p')),
+        (tx) => tx.insert('keys', 'k', { status: 201 }),
+      );
+    };
+    const exports: string[] = [];
+    for (const kind of STORE_KINDS) {
+      const store = kind.create();
+      await history(store);
+      exports.push(JSON.stringify(store.export()));
+    }
+    expect(new Set(exports).size).toBe(1);
+    expect(JSON.parse(exports[0]!).collections['empty-after']).toEqual({ nextPosition: 2, rows: [] });
+  });
+
+  it('imports what another store exported and continues its positions', async () => {
+    const [memory, sqlite] = STORE_KINDS.map((kind) => kind.create());
+    await seed(memory!, 4);
+    await memory!.transaction((tx) => tx.remove('notes', 'n4'));
+    sqlite!.import(JSON.parse(JSON.stringify(memory!.export())));
+    expect(JSON.stringify(sqlite!.export())).toBe(JSON.stringify(memory!.export()));
+    for (const store of [memory!, sqlite!]) await store.transaction((tx) => tx.insert<Note>('notes', 'n5', { id: 'n5', text: '' }, 'p'));
+    expect(JSON.stringify(sqlite!.export())).toBe(JSON.stringify(memory!.export()));
+    expect(sqlite!.view.page<Note>('notes', { partition: 'p', limit: 1 }).items[0]!.position).toBe(5);
+  });
+
+  it('refuses an import whose positions are not below nextPosition, changing nothing', async () => {
+    for (const kind of STORE_KINDS) {
+      const store = kind.create();
+      await seed(store, 2);
+      const before = JSON.stringify(store.export());
+      expect(() => store.import({ collections: { notes: { nextPosition: 2, rows: [['a', '', 2, {}]] } } })).toThrow(/nextPosition/);
+      expect(JSON.stringify(store.export())).toBe(before);
+    }
+  });
+});
+
+describe('SqliteStore runtime state', () => {
+  afterEach(async () => {
+    for (const kind of STORE_KINDS) await kind.cleanup();
+  });
+
+  it('saves the tracked state inside a unit without waiting for the unit to end', async () => {
+    const store = STORE_KINDS.find((kind) => kind.name === 'SqliteStore')!.create();
+    let clock = 1;
+    store.runtimeState!.track(
+      () => ({ service_domain: 'x.test', clock_ms: clock, random: 'r' }),
+      () => {},
+    );
+    await store.unit(async () => {
+      clock = 2;
+      await store.runtimeState!.save();
+      return null;
+    });
+    expect(store.runtimeState!.load()).toEqual({ service_domain: 'x.test', clock_ms: 2, random: 'r' });
   });
 });

@@ -1,0 +1,580 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import Database from 'better-sqlite3';
+import type {
+  PageQuery,
+  PageResult,
+  Positioned,
+  RuntimeState,
+  RuntimeStateHost,
+  Store,
+  StoreSnapshot,
+  StoreTransaction,
+  StoreView,
+} from '../../core/ports/store.js';
+import { INDEXES, META } from './sqlite-schema.js';
+import { openDatabase, type SqliteOpenOptions } from './sqlite-open.js';
+
+/** Options of {@link SqliteStore.open}. */
+export interface SqliteStoreOptions extends SqliteOpenOptions {
+  /** Receives errors thrown by after-commit callbacks (default: written to stderr). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Transactions committed together by one SQLite COMMIT (one fsync): every transaction applied
+ * while the group is open joins it, and each resolves only once the group's COMMIT is done.
+ */
+interface Group {
+  /** Open units that applied transactions in this group: it cannot commit before they close. */
+  members: Set<Unit>;
+  /** The event-loop turn that opened the group has passed: commit as soon as no member is open. */
+  due: boolean;
+  wrote: boolean;
+  after: Array<() => void>;
+  done: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** A durable unit in progress (see {@link Store.unit}). */
+interface Unit {
+  open: boolean;
+  group: Group | null;
+}
+
+type Undo = () => void;
+
+/** Per-collection figures kept in memory so hot paths never count or scan rows. */
+interface CollectionCache {
+  /** Next position, or null when the collection does not exist; undefined until read. */
+  next: number | null | undefined;
+  total: number | undefined;
+  partitions: Map<string, number>;
+}
+
+const NO_LIMIT = -1;
+/** Records whose JSON text is kept in memory at most; the cache starts over when it is full. */
+const CACHED_RECORDS = 50_000;
+
+function pageLimit(limit: number): number {
+  return limit >= 2 ** 31 - 1 ? NO_LIMIT : limit + 1;
+}
+
+function sameState(a: RuntimeState | undefined, b: RuntimeState): boolean {
+  return a !== undefined && a.clock_ms === b.clock_ms && a.random === b.random && a.service_domain === b.service_domain;
+}
+
+/**
+ * The durable store: every record in one SQLite table (better-sqlite3, WAL, `synchronous=FULL`).
+ *
+ * Each store transaction is a SQLite savepoint, so a throwing one is rolled back exactly; the
+ * transactions applied during one event-loop turn form a group that one COMMIT (one fsync) makes
+ * durable, and each is answered only after that COMMIT (group commit). A {@link Store.unit} keeps
+ * the group open until the unit ends, so all of its transactions (a request's effect and its
+ * Idempotency-Key record, a job's effect and its removal) are durable together or not at all.
+ * The runtime's clock and random state are written by the same COMMIT ({@link RuntimeStateHost}).
+ *
+ * Reads see applied transactions before their group's fsync; only answers wait for it.
+ */
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly units = new AsyncLocalStorage<Unit>();
+  private readonly hooks: Array<() => void | Promise<void>> = [];
+  private readonly caches = new Map<string, CollectionCache>();
+  /** JSON text of records read or written lately, by `collection \0 id`: a read skips SQLite. */
+  private readonly texts = new Map<string, string>();
+  private readonly onError: (error: unknown) => void;
+  private group: Group | null = null;
+  /** Transactions waiting for a sealed group to commit. */
+  private waiting: Array<() => void> = [];
+  private applying = false;
+  private closed = false;
+  private undo: Undo[] = [];
+  private applied: Array<() => void> = [];
+  private after: Array<() => void> = [];
+  private wrote = false;
+  /** Collections whose next position changed since the last COMMIT. */
+  private readonly dirty = new Set<string>();
+  private tracked: { read: () => RuntimeState; reset: (saved: RuntimeState) => void } | undefined;
+  private savedState: RuntimeState | undefined;
+  private readonly sql;
+
+  private constructor(
+    readonly filename: string,
+    db: Database.Database,
+    options: SqliteStoreOptions,
+  ) {
+    this.db = db;
+    this.onError = options.onError ?? ((error) => process.stderr.write(`store: after-commit callback failed: ${(error as Error)?.stack ?? String(error)}\n`));
+    const prepare = (text: string) => db.prepare(text);
+    this.sql = {
+      begin: prepare('BEGIN'),
+      commit: prepare('COMMIT'),
+      rollback: prepare('ROLLBACK'),
+      savepoint: prepare('SAVEPOINT tx'),
+      release: prepare('RELEASE tx'),
+      rollbackTo: prepare('ROLLBACK TO tx'),
+      get: prepare('SELECT record FROM records WHERE collection = ? AND id = ?').pluck(),
+      insert: prepare('INSERT INTO records (collection, id, partition, position, record) VALUES (?, ?, ?, ?, ?)'),
+      update: prepare('UPDATE records SET record = ? WHERE collection = ? AND id = ?'),
+      remove: prepare('DELETE FROM records WHERE collection = ? AND id = ? RETURNING partition').pluck(),
+      newest: prepare('SELECT record, position FROM records WHERE collection = ? AND partition = ? AND position < ? ORDER BY position DESC LIMIT ?').raw(),
+      oldest: prepare('SELECT record, position FROM records WHERE collection = ? AND partition = ? AND position > ? ORDER BY position ASC LIMIT ?').raw(),
+      all: prepare('SELECT record FROM records WHERE collection = ? ORDER BY position').pluck(),
+      countPartition: prepare('SELECT COUNT(*) FROM records WHERE collection = ? AND partition = ?').pluck(),
+      countAll: prepare('SELECT COUNT(*) FROM records WHERE collection = ?').pluck(),
+      nextPosition: prepare('SELECT next_position FROM collections WHERE name = ?').pluck(),
+      savePosition: prepare('INSERT INTO collections (name, next_position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next_position = excluded.next_position'),
+      collections: prepare('SELECT name, next_position FROM collections').raw(),
+      rows: prepare('SELECT id, partition, position, record FROM records WHERE collection = ? ORDER BY position').raw(),
+      meta: prepare('SELECT key, value FROM meta').raw(),
+      setMeta: prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    };
+    this.savedState = this.readState();
+  }
+
+  /**
+   * Opens (creating it when missing) the database `filename` for this process alone.
+   * @throws StoreOpenError with a message for people: locked by another process, not a database,
+   *   corrupt, written by a newer version, no space left
+   */
+  static open(filename: string, options: SqliteStoreOptions = {}): SqliteStore {
+    return new SqliteStore(filename, openDatabase(filename, options), options);
+  }
+
+  readonly view: StoreView = {
+    get: (collection, id) => this.get(collection, id),
+    page: (collection, query) => this.page(collection, query),
+    all: (collection) => this.all(collection),
+    count: (collection, partition) => this.count(collection, partition),
+    lastPosition: (collection) => (this.cache(collection).next ?? 1) - 1,
+  };
+
+  private readonly tx: StoreTransaction = {
+    ...this.view,
+    insert: (collection, id, record, partition) => this.insert(this.writable(), collection, id, record, partition),
+    update: (collection, id, record) => this.update(this.writable(), collection, id, record),
+    remove: (collection, id) => this.remove(this.writable(), collection, id),
+    afterCommit: (callback) => void (this.writable(), this.after.push(callback)),
+    afterApply: (callback) => void (this.writable(), this.applied.push(callback)),
+  };
+
+  readonly runtimeState: RuntimeStateHost = {
+    load: () => this.savedState,
+    track: (read, reset) => {
+      this.tracked = { read, reset };
+    },
+    save: () => {
+      if (!this.tracked || this.closed) return Promise.resolve();
+      const unit = this.units.getStore();
+      if (unit?.open) {
+        // Inside a unit (a keyed clock move) the unit's own commit saves the state; waiting for
+        // it here would wait for the unit to end, which waits for this.
+        if (!unit.group) this.join(unit, this.group ?? this.open());
+        return Promise.resolve();
+      }
+      return (this.group ?? this.open()).done;
+    },
+  };
+
+  async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
+    if (this.applying) throw new Error('store transactions do not nest');
+    const current = this.units.getStore();
+    const unit = current?.open ? current : undefined;
+    // A sealed group takes no new transactions except those of its own open units, so a stream
+    // of arrivals cannot keep it from committing.
+    while (this.sealed() && !(unit && unit.group === this.group)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.assertOpen();
+    if (unit?.group && unit.group !== this.group) throw new Error('the durable unit\'s commit failed; it takes no more transactions');
+    const group = this.group ?? this.open();
+    if (unit && !unit.group) this.join(unit, group);
+    const { result, wrote } = this.apply(group, fn);
+    if (unit || !wrote) return result;
+    await group.done;
+    return result;
+  }
+
+  async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => void): Promise<T> {
+    if (this.units.getStore()?.open) {
+      const result = await work();
+      if (last) await this.transaction((tx) => last(tx, result));
+      return result;
+    }
+    const unit: Unit = { open: true, group: null };
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+    try {
+      const value = await this.units.run(unit, work);
+      if (last) await this.units.run(unit, () => this.transaction((tx) => last(tx, value)));
+      outcome = { ok: true, value };
+    } catch (error) {
+      outcome = { ok: false, error };
+    } finally {
+      unit.open = false;
+      const group = unit.group;
+      if (group) {
+        group.members.delete(unit);
+        this.maybeCommit(group);
+      }
+    }
+    // What the unit applied commits (or fails) as a whole; its answer waits for that.
+    if (unit.group) await unit.group.done;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  onCommit(hook: () => void | Promise<void>): void {
+    this.hooks.push(hook);
+  }
+
+  export(): StoreSnapshot {
+    this.assertOpen();
+    // Positions of the open group are written at its COMMIT; export reads the table.
+    if (this.group) this.savePositions();
+    const names = (this.sql.collections.all() as Array<[string, number]>).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const collections: StoreSnapshot['collections'] = {};
+    for (const [name, nextPosition] of names) {
+      const rows = this.sql.rows.all(name) as Array<[string, string, number, string]>;
+      const out: StoreSnapshot['collections'][string]['rows'] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        out[i] = [row[0], row[1], row[2], JSON.parse(row[3])];
+      }
+      collections[name] = { nextPosition, rows: out };
+    }
+    return { collections };
+  }
+
+  import(snapshot: StoreSnapshot): void {
+    this.assertOpen();
+    if (this.applying) throw new Error('cannot import inside a transaction');
+    if (this.group) {
+      if (this.group.members.size > 0) throw new Error('cannot import while a durable unit is open');
+      const group = this.group;
+      this.commit(group);
+      if (this.group === group) throw new Error('the pending commit failed');
+    }
+    const state = this.tracked?.read();
+    const rows = Object.values(snapshot.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
+    this.db.transaction(() => {
+      this.db.exec('DELETE FROM records; DELETE FROM collections;');
+      // Many rows load faster into a bare table whose indexes are then built by one sort each;
+      // the unique indexes still refuse a duplicate id (and roll the whole import back).
+      const rebuild = rows > 1000;
+      if (rebuild) this.db.exec('DROP INDEX records_by_id; DROP INDEX records_by_page;');
+      for (const [name, data] of Object.entries(snapshot.collections)) {
+        for (const [id, partition, position, record] of data.rows) {
+          if (!(position < data.nextPosition)) throw new Error(`position ${position} of ${name}/${id} is not below nextPosition`);
+          this.sql.insert.run(name, id, partition, position, JSON.stringify(record) ?? 'null');
+        }
+        this.sql.savePosition.run(name, data.nextPosition);
+      }
+      if (rebuild) this.db.exec(INDEXES);
+      if (state) this.writeState(state);
+    })();
+    this.caches.clear();
+    this.texts.clear();
+    this.dirty.clear();
+    if (state) this.savedState = state;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (this.group) await this.group.done.catch(() => undefined);
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** Bytes of the database and its write-ahead log, for measurements. */
+  sizes(): { pageBytes: number } {
+    return { pageBytes: (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number) };
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the store ${this.filename} is closed`);
+  }
+
+  private writable(): Undo[] {
+    if (!this.applying) throw new Error('store transaction handle used outside its transaction');
+    return this.undo;
+  }
+
+  private sealed(): boolean {
+    return this.group !== null && this.group.due && this.group.members.size > 0;
+  }
+
+  /** Opens a group: BEGIN now, COMMIT once this event-loop turn has passed. */
+  private open(): Group {
+    this.sql.begin.run();
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Whoever waits on the group sees the failure; nobody waiting is not an unhandled rejection.
+    done.catch(() => undefined);
+    const group: Group = { members: new Set(), due: false, wrote: false, after: [], done, resolve, reject };
+    this.group = group;
+    // Outside any unit's context, so the COMMIT and its callbacks belong to no request.
+    this.units.exit(() =>
+      setImmediate(() => {
+        group.due = true;
+        this.maybeCommit(group);
+      }),
+    );
+    return group;
+  }
+
+  private join(unit: Unit, group: Group): void {
+    unit.group = group;
+    group.members.add(unit);
+  }
+
+  private maybeCommit(group: Group): void {
+    if (group === this.group && group.due && group.members.size === 0) this.commit(group);
+  }
+
+  /** Applies `fn` as a savepoint of `group`. @throws what `fn` threw, after undoing its writes */
+  private apply<T>(group: Group, fn: (tx: StoreTransaction) => T): { result: T; wrote: boolean } {
+    const undo: Undo[] = (this.undo = []);
+    const applied: Array<() => void> = (this.applied = []);
+    const after: Array<() => void> = (this.after = []);
+    this.wrote = false;
+    this.applying = true;
+    let result: T;
+    try {
+      this.sql.savepoint.run();
+      result = fn(this.tx);
+      if (result !== null && typeof (result as { then?: unknown })?.then === 'function') {
+        throw new TypeError('store transaction functions must be synchronous');
+      }
+      this.sql.release.run();
+    } catch (error) {
+      for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      this.applying = false;
+      this.rollbackSavepoint(group, error);
+      throw error;
+    }
+    this.applying = false;
+    const wrote = this.wrote;
+    if (wrote) group.wrote = true;
+    for (const callback of after) group.after.push(callback);
+    for (const callback of applied) callback();
+    return { result, wrote };
+  }
+
+  /** Undoes the failed savepoint; when SQLite already dropped the whole group (I/O, full disk), fails the group. */
+  private rollbackSavepoint(group: Group, error: unknown): void {
+    try {
+      if (this.db.inTransaction) {
+        this.sql.rollbackTo.run();
+        this.sql.release.run();
+        return;
+      }
+    } catch {
+      // Falls through: the group cannot continue.
+    }
+    this.fail(group, error);
+  }
+
+  /** Writes the group's positions and runtime state and commits it; on failure, fails the group. */
+  private commit(group: Group): void {
+    let state: RuntimeState | undefined;
+    try {
+      this.savePositions();
+      state = this.tracked?.read();
+      if (state && !sameState(this.savedState, state)) this.writeState(state);
+      else state = undefined;
+      this.sql.commit.run();
+    } catch (error) {
+      this.fail(group, error);
+      return;
+    }
+    this.group = null;
+    if (state) this.savedState = state;
+    void this.finish(group);
+    this.wake();
+  }
+
+  private async finish(group: Group): Promise<void> {
+    let failure: { error: unknown } | undefined;
+    try {
+      if (group.wrote && this.hooks.length > 0) await Promise.all(this.hooks.map((hook) => hook()));
+    } catch (error) {
+      failure = { error };
+    }
+    // The group is committed even when a hook failed, so its follow-up work still runs.
+    this.units.exit(() => {
+      for (const callback of group.after) {
+        try {
+          callback();
+        } catch (error) {
+          this.onError(error);
+        }
+      }
+    });
+    if (failure) group.reject(failure.error);
+    else group.resolve();
+  }
+
+  /** Rolls a group back whole, forgets cached figures and the runtime state it moved, and rejects its waiters. */
+  private fail(group: Group, error: unknown): void {
+    if (this.group === group) this.group = null;
+    try {
+      if (this.db.inTransaction) this.sql.rollback.run();
+    } catch {
+      // The connection already dropped the transaction.
+    }
+    this.caches.clear();
+    this.texts.clear();
+    this.dirty.clear();
+    if (this.tracked && this.savedState) this.tracked.reset(this.savedState);
+    group.reject(error);
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  private savePositions(): void {
+    for (const name of this.dirty) {
+      const next = this.caches.get(name)?.next;
+      if (typeof next === 'number') this.sql.savePosition.run(name, next);
+    }
+    this.dirty.clear();
+  }
+
+  private writeState(state: RuntimeState): void {
+    this.sql.setMeta.run(META.serviceDomain, state.service_domain);
+    this.sql.setMeta.run(META.clockMs, String(state.clock_ms));
+    this.sql.setMeta.run(META.random, state.random);
+  }
+
+  private readState(): RuntimeState | undefined {
+    const meta = new Map(this.sql.meta.all() as Array<[string, string]>);
+    const clock = meta.get(META.clockMs);
+    const random = meta.get(META.random);
+    const domain = meta.get(META.serviceDomain);
+    if (clock === undefined || random === undefined || domain === undefined) return undefined;
+    return { service_domain: domain, clock_ms: Number(clock), random };
+  }
+
+  private cache(collection: string): CollectionCache {
+    let cache = this.caches.get(collection);
+    if (!cache) {
+      const next = this.sql.nextPosition.get(collection) as number | undefined;
+      cache = { next: next ?? null, total: undefined, partitions: new Map() };
+      this.caches.set(collection, cache);
+    }
+    return cache;
+  }
+
+  private get<T>(collection: string, id: string): T | undefined {
+    const key = `${collection}\0${id}`;
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text = this.sql.get.get(collection, id) as string | undefined;
+      if (text === undefined) return undefined;
+      this.remember(key, text);
+    }
+    return JSON.parse(text) as T;
+  }
+
+  private remember(key: string, text: string): void {
+    if (this.texts.size >= CACHED_RECORDS) this.texts.clear();
+    this.texts.set(key, text);
+  }
+
+  /** Puts back what the cache held for `key` before a write that is being undone. */
+  private recall(key: string, previous: string | undefined): void {
+    if (previous === undefined) this.texts.delete(key);
+    else this.texts.set(key, previous);
+  }
+
+  private page<T>(collection: string, query: PageQuery): PageResult<T> {
+    const oldest = query.order === 'oldest';
+    const rows = (
+      oldest
+        ? this.sql.oldest.all(collection, query.partition, query.after ?? 0, pageLimit(query.limit))
+        : this.sql.newest.all(collection, query.partition, query.before ?? Number.MAX_SAFE_INTEGER, pageLimit(query.limit))
+    ) as Array<[string, number]>;
+    const hasMore = rows.length > query.limit;
+    const count = hasMore ? query.limit : rows.length;
+    const items: Positioned<T>[] = new Array(count);
+    for (let i = 0; i < count; i++) items[i] = { record: JSON.parse(rows[i]![0]) as T, position: rows[i]![1] };
+    return { items, hasMore };
+  }
+
+  private all<T>(collection: string): T[] {
+    return (this.sql.all.all(collection) as string[]).map((text) => JSON.parse(text) as T);
+  }
+
+  private count(collection: string, partition?: string): number {
+    const cache = this.cache(collection);
+    if (partition === undefined) return (cache.total ??= this.sql.countAll.get(collection) as number);
+    let count = cache.partitions.get(partition);
+    if (count === undefined) cache.partitions.set(partition, (count = this.sql.countPartition.get(collection, partition) as number));
+    return count;
+  }
+
+  /** Adds `delta` to the cached counts that are known (unknown ones are counted when first asked). */
+  private adjust(cache: CollectionCache, partition: string, delta: number): void {
+    if (cache.total !== undefined) cache.total += delta;
+    const count = cache.partitions.get(partition);
+    if (count !== undefined) cache.partitions.set(partition, count + delta);
+  }
+
+  private insert(undo: Undo[], collection: string, id: string, record: unknown, partition = ''): void {
+    const cache = this.cache(collection);
+    const previous = cache.next;
+    const position = previous ?? 1;
+    const text = JSON.stringify(record) ?? 'null';
+    try {
+      this.sql.insert.run(collection, id, partition, position, text);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new Error(`duplicate id ${id} in ${collection}`);
+      throw error;
+    }
+    this.wrote = true;
+    cache.next = position + 1;
+    this.dirty.add(collection);
+    this.adjust(cache, partition, 1);
+    const key = `${collection}\0${id}`;
+    this.remember(key, text);
+    undo.push(() => {
+      cache.next = previous;
+      this.adjust(cache, partition, -1);
+      this.texts.delete(key);
+    });
+  }
+
+  private update(undo: Undo[], collection: string, id: string, record: unknown): void {
+    const text = JSON.stringify(record) ?? 'null';
+    const changes = this.sql.update.run(text, collection, id).changes;
+    if (changes === 0) throw new Error(`no record ${id} in ${collection}`);
+    this.wrote = true;
+    const key = `${collection}\0${id}`;
+    const previous = this.texts.get(key);
+    this.remember(key, text);
+    undo.push(() => this.recall(key, previous));
+  }
+
+  private remove(undo: Undo[], collection: string, id: string): boolean {
+    const partition = this.sql.remove.get(collection, id) as string | undefined;
+    if (partition === undefined) return false;
+    this.wrote = true;
+    const cache = this.cache(collection);
+    this.adjust(cache, partition, -1);
+    const key = `${collection}\0${id}`;
+    const previous = this.texts.get(key);
+    this.texts.delete(key);
+    undo.push(() => {
+      this.adjust(cache, partition, 1);
+      this.recall(key, previous);
+    });
+    return true;
+  }
+}

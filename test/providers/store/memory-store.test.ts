@@ -1,0 +1,40 @@
+// Behaviour of the in-memory store beyond the shared conformance suite.
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../../src/providers/store/memory-store.js';
+
+describe('MemoryStore', () => {
+  it('freezes stored records so they cannot be changed by reference', async () => {
+    const store = new MemoryStore();
+    const record = { id: 'a', text: 'one', nested: { n: 1 } };
+    await store.transaction((tx) => tx.insert('notes', 'a', record, 'p'));
+    expect(Object.isFrozen(store.view.get('notes', 'a'))).toBe(true);
+    expect(() => {
+      (store.view.get<typeof record>('notes', 'a')!.nested as { n: number }).n = 2;
+    }).toThrow(TypeError);
+  });
+
+  it('takes over imported records without copying them, frozen once read or exported', () => {
+    const store = new MemoryStore();
+    const record = { id: 'a', nested: { n: 1 } };
+    const other = { id: 'b', nested: { n: 2 } };
+    store.import({ collections: { notes: { nextPosition: 3, rows: [['a', 'p', 1, record], ['b', 'p', 2, other]] } } });
+    expect(store.view.get('notes', 'a')).toBe(record);
+    expect(Object.isFrozen(record.nested)).toBe(true);
+    expect(store.export().collections.notes!.rows[1]![3]).toBe(other);
+    expect(Object.isFrozen(other.nested)).toBe(true);
+  });
+
+  it('keeps pages exact while removals pile up and are compacted away', async () => {
+    const store = new MemoryStore();
+    await store.transaction((tx) => {
+      for (let i = 1; i <= 1000; i++) tx.insert('jobs', `j${i}`, { i }, '');
+    });
+    for (let i = 1; i <= 990; i++) await store.transaction((tx) => tx.remove('jobs', `j${i}`));
+    const page = store.view.page<{ i: number }>('jobs', { partition: '', limit: 5 });
+    expect(page.items.map((item) => item.record.i)).toEqual([1000, 999, 998, 997, 996]);
+    expect(store.view.page<{ i: number }>('jobs', { partition: '', limit: 20, order: 'oldest' }).items.map((item) => item.position)).toEqual([
+      991, 992, 993, 994, 995, 996, 997, 998, 999, 1000,
+    ]);
+    expect(store.view.count('jobs')).toBe(10);
+  });
+});

@@ -1,0 +1,125 @@
+// A database that cannot be used is refused at open with a message that says why; a write that
+// fails answers 500 internal_error and leaves the world as it was.
+import { mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRuntime } from '../../../src/index.js';
+import { SqliteStore } from '../../../src/providers/store/sqlite-store.js';
+import { StoreOpenError } from '../../../src/providers/store/sqlite-open.js';
+
+let dir: string;
+const opened: SqliteStore[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sqlite-faults-'));
+});
+
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function open(file: string, options: Parameters<typeof SqliteStore.open>[1] = {}): SqliteStore {
+  const store = SqliteStore.open(file, options);
+  opened.push(store);
+  return store;
+}
+
+async function worldWithRows(file: string, rows: number): Promise<void> {
+  const store = SqliteStore.open(file);
+  await store.transaction((tx) => {
+    for (let i = 0; i < rows; i++) tx.insert('notes', `n${i}`, { text: `note ${i} `.repeat(20) }, 'p');
+  });
+  await store.close();
+}
+
+describe('opening a database', () => {
+  it('refuses a file another process (or store) holds, saying so', () => {
+    const file = path.join(dir, 'held.db');
+    open(file);
+    expect(() => open(file)).toThrow(StoreOpenError);
+    expect(() => open(file)).toThrow(/in use by another process/);
+  });
+
+  it('refuses a file that is not a database, and points a JSON world to its import', () => {
+    const junk = path.join(dir, 'junk.db');
+    writeFileSync(junk, 'x'.repeat(200));
+    expect(() => open(junk)).toThrow(/junk\.db is not a SQLite database/);
+    const json = path.join(dir, 'old');
+    writeFileSync(json, '{"format":"agent-services/snapshot"}');
+    expect(() => open(json)).toThrow(/holds a JSON world.*--data .*old\.db/);
+  });
+
+  it('refuses a corrupt database', async () => {
+    const file = path.join(dir, 'corrupt.db');
+    await worldWithRows(file, 400);
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r+');
+    // Garbage over every page but the first (the header and schema stay readable).
+    writeSync(fd, Buffer.alloc(size - 8192, 0xa5), 0, size - 8192, 8192);
+    closeSync(fd);
+    expect(() => open(file)).toThrow(/corrupt|not a database/);
+  });
+
+  it('refuses a database written by a newer version', async () => {
+    const file = path.join(dir, 'newer.db');
+    await worldWithRows(file, 1);
+    const db = new Database(file);
+    db.pragma('user_version = 99');
+    db.close();
+    expect(() => open(file)).toThrow(/newer agent-services \(database format 99; this version reads format 1\)/);
+  });
+
+  it('refuses a database of another application', () => {
+    const file = path.join(dir, 'other.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE things (x)');
+    db.close();
+    expect(() => open(file)).toThrow(/another application/);
+  });
+
+  it('says the disk is full when the schema cannot be written', () => {
+    expect(() => open(path.join(dir, 'full.db'), { maxPages: 2 })).toThrow(/no space left/);
+  });
+});
+
+describe('a write that fails', () => {
+  it('answers 500 internal_error and leaves the world as it was; later writes that fit succeed', async () => {
+    const file = path.join(dir, 'quota.db');
+    const first = await createRuntime({ store: SqliteStore.open(file) });
+    const alice = await first.createAgent({ name: 'alice' });
+    await first.createAgent({ name: 'bob' });
+    await first.close();
+
+    // Reopened with room for only a few more pages: a large email cannot be stored.
+    const pages = (() => {
+      const store = SqliteStore.open(file);
+      const { pageBytes } = store.sizes();
+      void store.close();
+      return pageBytes / 4096;
+    })();
+    const errors: unknown[] = [];
+    const runtime = await createRuntime({ store: open(file, { maxPages: pages + 4 }), onInternalError: (error) => errors.push(error) });
+    const before = JSON.stringify(runtime.sim.snapshot());
+    const big = await runtime.dispatch({
+      routeId: 'email.send',
+      bearer: alice.api_key,
+      idempotencyKey: 'big-one',
+      body: { to: ['bob@agents.test'], subject: 'large', text: 'x'.repeat(400_000) },
+    });
+    expect(big.status).toBe(500);
+    expect(big.body).toMatchObject({ error: { code: 'internal_error' } });
+    expect(errors.length).toBeGreaterThan(0);
+    expect(JSON.stringify(runtime.sim.snapshot())).toBe(before);
+
+    // The key was not stored: the same request runs again (and fails again, the disk is still full).
+    const again = await runtime.dispatch({ routeId: 'email.send', bearer: alice.api_key, idempotencyKey: 'big-one', body: { to: ['bob@agents.test'], subject: 'large', text: 'x'.repeat(400_000) } });
+    expect(again.status).toBe(500);
+    expect(again.headers['Idempotent-Replayed']).toBeUndefined();
+
+    const small = await runtime.dispatch({ routeId: 'email.send', bearer: alice.api_key, body: { to: ['bob@agents.test'], subject: 'small', text: 'hi' } });
+    expect(small.status).toBe(201);
+  });
+});
