@@ -13,7 +13,7 @@ import type { RuntimeOptions } from './runtime/runtime-options.js';
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const runtime = await createRuntimeCore(options);
   const app = createApp(runtime);
-  runtime.attachFetch(async (request) => app.fetch(request));
+  runtime.attachFetch((request) => app.fetch(request));
   return runtime;
 }
 

@@ -1,6 +1,7 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve as serveNode } from '@hono/node-server';
 import type { Runtime } from '../runtime/create-runtime.js';
+import { createApp, type AppOptions } from './create-app.js';
 
 /** A listening server. */
 export interface RunningServer {
@@ -12,13 +13,23 @@ export interface RunningServer {
 }
 
 /**
- * Serves a runtime over HTTP on `host:port` (port 0 picks a free one). Unless the runtime was
- * configured with its URLs, `{base_url}` becomes the listen address.
+ * Serves a runtime over HTTP on `host:port` (port 0 picks a free one) with `node:http`: API
+ * requests are answered straight from Node's request and response objects (see createApp).
+ * Unless the runtime was configured with its URLs, `{base_url}` becomes the listen address.
  */
-export function serve(runtime: Runtime, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+export function serve(runtime: Runtime, options: { port?: number; host?: string } & AppOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
+  const app = createApp(runtime, options.edges ? { edges: options.edges } : {});
+  const server = createServer((request, response) => app.handle(request, response));
+  server.on('upgrade', (_request, socket) => {
+    socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    socket.destroy();
+  });
   return new Promise((resolve, reject) => {
-    const server = serveNode({ fetch: (request) => runtime.fetch(request), port: options.port ?? 8787, hostname: host }, (info: AddressInfo) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8787, host, () => {
+      server.off('error', reject);
+      const info = server.address() as AddressInfo;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       const url = `http://${shownHost}:${info.port}`;
       runtime.config.useListenAddress(url);
@@ -28,10 +39,9 @@ export function serve(runtime: Runtime, options: { port?: number; host?: string 
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));
-            if ('closeAllConnections' in server) server.closeAllConnections();
+            server.closeAllConnections();
           }),
       });
     });
-    server.once('error', reject);
   });
 }

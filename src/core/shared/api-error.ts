@@ -9,10 +9,12 @@ export const ERROR_STATUS = {
   insufficient_funds: 402,
   not_found: 404,
   recipient_not_found: 404,
+  method_not_allowed: 405,
   already_exists: 409,
   idempotency_conflict: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
 } as const;

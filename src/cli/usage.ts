@@ -1,0 +1,25 @@
+// Help texts, in a module of their own with no imports: `agent-services --help` loads only this.
+
+/** Help text of `agent-services`. */
+export const USAGE = `Usage: agent-services <command>
+
+Commands:
+  serve    run the HTTP server (agent-services serve --help)`;
+
+/** Help text of `agent-services serve`. */
+export const SERVE_USAGE = `Usage: agent-services serve [options]
+
+  --host HOST          address to listen on (default 127.0.0.1)
+  --port N             port to listen on; 0 picks a free one (default 8787)
+  --seed N             seed of the simulated world (default 0)
+  --data FILE          keep state in FILE (atomic writes) and reload it on start
+  --admin-token T      require "Authorization: Bearer T" on /_sim
+  --service-domain D   domain of handles and mailboxes (default agents.test)
+  --live               real clock and OS randomness instead of the simulation
+  --issuer-key FILE    sign credentials with this private Ed25519 JWK (live mode otherwise
+                       makes a new key each start, so old credentials stop verifying)
+  --smtp-port N        also accept mail for the agents over SMTP on this port (0 picks one)
+  --smtp-host HOST     address of the SMTP listener (default: --host)
+  --smtp-relay URL     send mail for outside addresses through this relay,
+                       smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
+  --demo               create a demo agent and print its API key and a curl line`;

@@ -1,0 +1,116 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../core/shared/api-error.js';
+
+const EMPTY = new Uint8Array(0);
+
+/** The 413 of a body over `limit` bytes. */
+export function tooLarge(limit: number): ApiError {
+  return new ApiError('payload_too_large', `request body over ${limit} bytes`);
+}
+
+/** A declared Content-Length over `limit`: refused before a byte is read. @throws ApiError 413 payload_too_large */
+function checkDeclaredLength(declared: string | null | undefined, limit: number): void {
+  if (declared !== undefined && declared !== null && declared !== '' && Number(declared) > limit) throw tooLarge(limit);
+}
+
+/**
+ * The whole body of a Node request, read as it arrives and refused as soon as it passes `limit`
+ * bytes (or at once when its Content-Length says it will); the rest is then read and discarded by
+ * Node, so the client still gets the answer.
+ * @throws ApiError 413 payload_too_large; 400 invalid_request when the client aborts mid-body
+ */
+export function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array> {
+  try {
+    checkDeclaredLength(request.headers['content-length'], limit);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (request.readableEnded) return Promise.resolve(EMPTY);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        cleanup();
+        // Keep the stream flowing: what is left is discarded rather than left to stall the socket.
+        request.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = () => {
+      cleanup();
+      reject(new ApiError('invalid_request', 'the request body ended before it was complete'));
+    };
+    request.on('data', onData).once('end', onEnd).once('error', onError).once('aborted', onError);
+  });
+}
+
+/**
+ * The whole body of a WHATWG request, read chunk by chunk and refused as soon as it passes `limit`.
+ * @throws ApiError 413 payload_too_large; 400 invalid_request when the body stream fails
+ */
+export async function readWebBody(request: Request, limit: number): Promise<Uint8Array> {
+  checkDeclaredLength(request.headers.get('content-length'), limit);
+  if (!request.body) return EMPTY;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let next: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      next = await reader.read();
+    } catch {
+      throw new ApiError('invalid_request', 'the request body ended before it was complete');
+    }
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(next.value);
+  }
+  return chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+/** Whether a Content-Type names JSON: `application/json` or a `+json` type, any parameters. */
+export function isJsonType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const end = contentType.indexOf(';');
+  const type = (end < 0 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
+  return type === 'application/json' || (type.endsWith('+json') && type.includes('/'));
+}
+
+/** Whether a Content-Type is `multipart/form-data`. */
+export function isMultipartType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(contentType);
+}
+
+/**
+ * The JSON value of a request body: undefined when the body is empty or only whitespace.
+ * @throws ApiError 415 unsupported_media_type when a body is sent without a JSON Content-Type;
+ *   400 invalid_request when it is not UTF-8 or not JSON
+ */
+export function jsonOf(bytes: Uint8Array, contentType: string | undefined): unknown {
+  if (bytes.byteLength === 0) return undefined;
+  if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type', 'a request body must be JSON, sent with Content-Type: application/json');
+  if (!isUtf8(bytes)) throw new ApiError('invalid_request', 'the request body is not valid UTF-8');
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid_request', 'the request body is not valid JSON');
+  }
+}
