@@ -127,7 +127,7 @@ async function fill(runtime: Runtime, size: number): Promise<void> {
   for (let n = 0; n < size; n++) {
     // Every 50th message answers the first, so one thread holds 2% of the mailbox.
     const headers = n === 0 ? { 'Message-ID': '<thread-root@example.com>' } : n % 50 === 0 ? { 'In-Reply-To': '<thread-root@example.com>' } : undefined;
-    await sim.deliverInboundEmail({ to: 'bob@agents.test', from: 'load@example.com', subject: `Message ${n}`, text: `Body of message ${n}`, ...(headers ? { headers } : {}) });
+    await sim.emailInbound({ to: 'bob@agents.test', from: 'load@example.com', subject: `Message ${n}`, text: `Body of message ${n}`, ...(headers ? { headers } : {}) });
     if (n % 1000 === 999) await runtime.sim.advance({ seconds: 1 });
   }
 }
@@ -157,19 +157,19 @@ async function pageCalls(size: number): Promise<Record<string, () => Promise<unk
   const fillStarted = performance.now();
   await fill(runtime, size);
   console.log(`inbox of ${size.toLocaleString('en')} messages filled in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`);
-  const first = await bob.listEmails({ limit: 20 });
+  const first = await bob.email.list({ limit: 20 });
   // A cursor halfway down the mailbox.
   let deep = first;
-  for (let walked = 20; walked < size / 2 && deep.next_cursor; walked += 100) deep = await bob.listEmails({ limit: 100, cursor: deep.next_cursor });
+  for (let walked = 20; walked < size / 2 && deep.next_cursor; walked += 100) deep = await bob.email.list({ limit: 100, cursor: deep.next_cursor });
   const deepCursor = deep.next_cursor ?? first.next_cursor ?? undefined;
   const since = new Date(Date.parse(first.messages[0]!.received_at) - 5_000).toISOString();
   const threaded = `Message ${Math.floor((size - 1) / 50) * 50}`;
-  const threadId = (await bob.listEmails({ limit: 100 })).messages.find((message) => message.subject === threaded)!.thread_id;
+  const threadId = (await bob.email.list({ limit: 100 })).messages.find((message) => message.subject === threaded)!.thread_id;
   return {
-    'first page': () => bob.listEmails({ limit: 20 }),
-    'deep page (cursor)': () => bob.listEmails({ limit: 20, ...(deepCursor ? { cursor: deepCursor } : {}) }),
-    'since page': () => bob.listEmails({ limit: 20, since }),
-    'thread page': () => bob.listEmails({ limit: 20, thread_id: threadId }),
+    'first page': () => bob.email.list({ limit: 20 }),
+    'deep page (cursor)': () => bob.email.list({ limit: 20, ...(deepCursor ? { cursor: deepCursor } : {}) }),
+    'since page': () => bob.email.list({ limit: 20, since }),
+    'thread page': () => bob.email.list({ limit: 20, thread_id: threadId }),
   };
 }
 

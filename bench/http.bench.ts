@@ -41,8 +41,8 @@ async function fundedWorld() {
   const sim = runtime.simClient();
   const alice = await sim.createAgent({ name: 'alice', balances: { usd: '1000000000' } });
   await sim.createAgent({ name: 'bob' });
-  const balance = JSON.stringify(await runtime.agent(alice.api_key).getBalance());
-  const sent = JSON.stringify(await runtime.agent(alice.api_key).sendPayment({ to: 'bob', amount: '0.01', asset: 'usd' }));
+  const balance = JSON.stringify(await runtime.agent(alice.api_key).wallet.getBalance());
+  const sent = JSON.stringify(await runtime.agent(alice.api_key).wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' }));
   return { runtime, aliceKey: alice.api_key, balance, sent };
 }
 

@@ -127,7 +127,7 @@ async function measureUpload(megabytes: number): Promise<void> {
     if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body}`);
     const file = JSON.parse(answer.body) as { size: number; indexed: boolean; file_id: string };
     const agent = runtime.agent(api_key);
-    const chunks = (await agent.searchMemories({ query: 'City customer notes', limit: 50, metadata_filter: { file_id: file.file_id } })).memories.length;
+    const chunks = (await agent.memory.search({ query: 'City customer notes', limit: 50, metadata_filter: { file_id: file.file_id } })).memories.length;
     console.log(`upload of a ${fmt(size / MB, 0)} MB CSV over loopback (FileBlobStore):`);
     console.log(`  stored ${file.size} bytes, indexed ${file.indexed} (first 2,000 chunks; ${chunks >= 50 ? '50+' : chunks} found by a filtered search)`);
     console.log(`  time ${fmt(elapsed / 1000)} s (${fmt(size / MB / (elapsed / 1000), 0)} MB/s), peak RSS growth ${fmt((peak - baseline) / MB, 1)} MB (target < 150 MB)`);
@@ -146,7 +146,7 @@ async function measureSize(count: number, queries: number): Promise<void> {
   const { api_key } = await runtime.createAgent({ name: 'bench' });
   const agent: AgentClient = runtime.agent(api_key);
   let started = performance.now();
-  for (const content of notes) await agent.createMemory({ content });
+  for (const content of notes) await agent.memory.create({ content });
   const serviceInsertSeconds = (performance.now() - started) / 1000;
 
   // The indexes themselves, from the same vectors.
@@ -178,7 +178,7 @@ async function measureSize(count: number, queries: number): Promise<void> {
   const serviceTimes: number[] = [];
   for (const question of questions.slice(0, Math.min(questions.length, 200))) {
     const t = performance.now();
-    await agent.searchMemories({ query: question, limit: 10 });
+    await agent.memory.search({ query: question, limit: 10 });
     serviceTimes.push(performance.now() - t);
   }
   for (const times of [exactTimes, hnswTimes, serviceTimes]) times.sort((a, b) => a - b);

@@ -25,8 +25,8 @@ async function world(): Promise<Pair> {
 /** Grows alice's history to `records` entries: mostly sends to bob, every third one a payment from bob. */
 async function grow(pair: Pair, records: number): Promise<void> {
   for (let i = 3; i <= records; i++) {
-    if (i % 3 === 0) await pair.bob.sendPayment({ to: 'alice', amount: '0.01', asset: 'usd' });
-    else await pair.alice.sendPayment({ to: 'bob', amount: '0.01', asset: i % 3 === 1 ? 'usd' : 'usdc' });
+    if (i % 3 === 0) await pair.bob.wallet.send({ to: 'alice', amount: '0.01', asset: 'usd' });
+    else await pair.alice.wallet.send({ to: 'bob', amount: '0.01', asset: i % 3 === 1 ? 'usd' : 'usdc' });
   }
 }
 
@@ -47,15 +47,15 @@ interface Costs {
 async function costsAt(records: number, samples: number): Promise<Costs> {
   const pair = await world();
   await grow(pair, records);
-  const middle = await pair.alice.listTransactions({ limit: 100 });
+  const middle = await pair.alice.wallet.listTransactions({ limit: 100 });
   let cursor = middle.next_cursor!;
-  for (let i = 0; i < Math.floor(records / 200); i++) cursor = (await pair.alice.listTransactions({ limit: 100, cursor })).next_cursor ?? cursor;
+  for (let i = 0; i < Math.floor(records / 200); i++) cursor = (await pair.alice.wallet.listTransactions({ limit: 100, cursor })).next_cursor ?? cursor;
   const costs: Costs = {
-    firstPage: await microseconds(samples, () => pair.alice.listTransactions({ limit: 20 })),
+    firstPage: await microseconds(samples, () => pair.alice.wallet.listTransactions({ limit: 20 })),
     dispatchedPage: await microseconds(samples, () => pair.runtime.dispatch({ routeId: 'wallet.listTransactions', bearer: pair.aliceKey, query: { limit: '20' } })),
-    filteredPage: await microseconds(samples, () => pair.alice.listTransactions({ limit: 20, asset: 'usd', direction: 'in' })),
-    deepPage: await microseconds(samples, () => pair.alice.listTransactions({ limit: 20, cursor })),
-    send: await microseconds(samples, () => pair.alice.sendPayment({ to: 'bob', amount: '0.01', asset: 'usd' })),
+    filteredPage: await microseconds(samples, () => pair.alice.wallet.listTransactions({ limit: 20, asset: 'usd', direction: 'in' })),
+    deepPage: await microseconds(samples, () => pair.alice.wallet.listTransactions({ limit: 20, cursor })),
+    send: await microseconds(samples, () => pair.alice.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' })),
   };
   return costs;
 }
@@ -67,7 +67,7 @@ export async function run(args: string[]): Promise<void> {
   await grow(warm, 5_000);
   let warmCursor: string | undefined;
   for (let i = 0; i < 2_000; i++) {
-    const page = await warm.alice.listTransactions({ limit: 20, ...(i % 2 ? { asset: 'usd' as const, direction: 'in' as const } : {}), ...(warmCursor && i % 2 === 0 ? { cursor: warmCursor } : {}) });
+    const page = await warm.alice.wallet.listTransactions({ limit: 20, ...(i % 2 ? { asset: 'usd' as const, direction: 'in' as const } : {}), ...(warmCursor && i % 2 === 0 ? { cursor: warmCursor } : {}) });
     if (i % 2 === 0) warmCursor = page.next_cursor ?? undefined;
   }
 
@@ -81,11 +81,11 @@ export async function run(args: string[]): Promise<void> {
   const batch = 64;
   for (let round = 0; round < rounds; round++) {
     let start = performance.now();
-    for (let i = 0; i < perRound; i++) await pair.alice.sendPayment({ to: 'bob', amount: '0.01', asset: 'usd' });
+    for (let i = 0; i < perRound; i++) await pair.alice.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' });
     sequential.push(perRound / ((performance.now() - start) / 1000));
     start = performance.now();
     for (let i = 0; i < perRound; i += batch) {
-      await Promise.all(Array.from({ length: Math.min(batch, perRound - i) }, () => pair.alice.sendPayment({ to: 'bob', amount: '0.01', asset: 'usd' })));
+      await Promise.all(Array.from({ length: Math.min(batch, perRound - i) }, () => pair.alice.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' })));
     }
     concurrent.push(perRound / ((performance.now() - start) / 1000));
   }

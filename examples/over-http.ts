@@ -13,7 +13,7 @@ export async function overHttp() {
     const sim = connectSim({ baseUrl: server.url });
     const { api_key } = await sim.createAgent({ name: 'bob' }, { idempotencyKey: 'create-bob' });
     const bob = connect({ baseUrl: server.url, apiKey: api_key });
-    return { url: server.url, profile: await bob.getProfile() };
+    return { url: server.url, profile: await bob.identity.getProfile() };
   } finally {
     await server.close();
   }

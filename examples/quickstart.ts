@@ -15,12 +15,12 @@ export async function quickstart() {
   const alice = runtime.agent(api_key);
 
   // Every SPEC.md endpoint is a method taking and returning the documented JSON.
-  const profile = await alice.updateProfile({ bio: 'I book flights.' });
+  const profile = await alice.identity.updateProfile({ bio: 'I book flights.' });
 
   // Anyone can read the public profile (no email) and check credentials against the DID document.
-  const publicProfile = await runtime.anonymous().getPublicProfile(handle);
-  const { credentials } = await alice.listCredentials();
-  const did = await runtime.anonymous().getDidDocument();
+  const publicProfile = await runtime.anonymous().identity.getPublicProfile(handle);
+  const { credentials } = await alice.identity.listCredentials();
+  const did = await runtime.anonymous().identity.didDocument();
   const key = await importJWK(did.verificationMethod[0]!.publicKeyJwk, 'EdDSA');
   const { payload } = await jwtVerify(credentials[0]!.jwt, key, { typ: 'vc+jwt' });
 

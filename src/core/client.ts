@@ -1,31 +1,32 @@
+import { buildClient, type ClientOf } from './api/route-client.js';
 import type { Transport } from './api/transport.js';
-import { typedCall } from './api/typed-call.js';
-import { controlClient, type ControlClient } from './control/control.client.js';
-import { emailClient, emailSimClient, type EmailClient, type EmailSimClient } from './email/email.client.js';
-import { identityClient, type IdentityClient } from './identity/identity.client.js';
-import { memoryClient, type MemoryClient } from './memory/memory.client.js';
-import { walletClient, walletSimClient, type WalletClient, type WalletSimClient } from './wallet/wallet.client.js';
+import { AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES } from './routes.js';
 
 export type { CallInput, CallOptions, Transport } from './api/transport.js';
 
+type AgentTables = typeof AGENT_ROUTE_TABLES;
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
+type SimTables = UnionToIntersection<(typeof SIM_ROUTE_TABLES)[number]>;
+
 /**
- * One method per endpoint; each takes and returns exactly the JSON bodies of SPEC.md and
- * DECISIONS.md and throws `ApiError` with the status and code the HTTP API would send. Each area
- * contributes its own interface.
+ * The API as methods, derived from the route tables: one namespace per area and one method per
+ * endpoint, named by the route id (`wallet.send` is `client.wallet.send(body, options)`). Each
+ * takes and returns exactly the JSON bodies of SPEC.md and DECISIONS.md and throws `ApiError` with
+ * the status and code the HTTP API would send.
  */
-export interface AgentClient extends IdentityClient, WalletClient, EmailClient, MemoryClient {}
+export type AgentClient = { readonly [Area in keyof AgentTables]: ClientOf<AgentTables[Area]> };
 
 /** Builds an {@link AgentClient} over a transport. */
 export function createAgentClient(transport: Transport): AgentClient {
-  const call = typedCall(transport);
-  return { ...identityClient(call), ...walletClient(call), ...emailClient(call), ...memoryClient(call) };
+  const client: Record<string, unknown> = {};
+  for (const [area, table] of Object.entries(AGENT_ROUTE_TABLES)) client[area] = buildClient(table, transport);
+  return client as AgentClient;
 }
 
-/** The simulation control plane of DECISIONS.md as methods; each area contributes its part. */
-export interface SimClient extends ControlClient, WalletSimClient, EmailSimClient {}
+/** The simulation control plane of DECISIONS.md as flat methods named by route id (`sim.fundWallet` is `fundWallet`). */
+export interface SimClient extends ClientOf<SimTables> {}
 
 /** Builds a {@link SimClient} over a transport. */
 export function createSimClient(transport: Transport): SimClient {
-  const call = typedCall(transport);
-  return { ...controlClient(call), ...walletSimClient(call), ...emailSimClient(call) };
+  return buildClient(Object.assign({}, ...SIM_ROUTE_TABLES) as SimTables, transport);
 }

@@ -3,7 +3,7 @@ import type { DispatchRequest, DispatchResult } from '../core/api/dispatcher.js'
 import type { RouteDefinition } from '../core/api/route.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import { isMultipartType, jsonOf } from './request-body.js';
+import { isMultipartType, jsonOf, rawBodyOf } from './request-body.js';
 import { RouteMatcher, type RouteLookup } from './route-matcher.js';
 
 /**
@@ -13,6 +13,10 @@ import { RouteMatcher, type RouteLookup } from './route-matcher.js';
 export interface ApiSource {
   /** A request header by lower-case name, or undefined. */
   header(name: string): string | undefined;
+  /** Every request header, lower-cased names (what handlers see as `context.headers`). */
+  headers(): Record<string, string>;
+  /** Aborted when the caller goes away. */
+  signal(): AbortSignal;
   /** The whole body, at most `limit` bytes. @throws ApiError 413 payload_too_large */
   body(limit: number): Promise<Uint8Array>;
   /** Streams a multipart body into `handle` (see `withMultipartFile`). */
@@ -116,9 +120,17 @@ export class ApiEdge {
         body: undefined,
         bearer: bearerOf(source.header('authorization')),
         idempotencyKey: source.header('idempotency-key') ?? null,
+        headers: source.headers(),
+        signal: source.signal(),
       };
       if (route.upload) return answerOf(await this.upload(route.upload.field, request, source));
-      if (route.body) request.body = jsonOf(await source.body(this.limits.get(route)!), source.header('content-type'));
+      if (route.rawBody) {
+        const raw = await source.body(this.limits.get(route)!);
+        request.rawBody = raw;
+        request.body = rawBodyOf(raw, source.header('content-type'));
+      } else if (route.body) {
+        request.body = jsonOf(await source.body(this.limits.get(route)!), source.header('content-type'));
+      }
       return answerOf(await this.runtime.dispatch(request));
     } catch (error) {
       if (error instanceof ApiError) return errorAnswer(error);

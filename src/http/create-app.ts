@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { UploadedFile } from '../core/api/binary.js';
@@ -11,13 +12,6 @@ import { openApiDocument } from './openapi.js';
 import { payPages } from './pages/pay-pages.js';
 import { readNodeBody, readWebBody } from './request-body.js';
 
-/** An inbound HTTP edge answered by WHATWG `fetch` under a path prefix (an area's callbacks, pages). */
-export interface HttpEdgeMount {
-  /** e.g. `/_twilio`: the edge answers this path and everything below it. */
-  prefix: string;
-  fetch(request: Request): Promise<Response>;
-}
-
 /** The HTTP layer of a runtime, for both ways in. */
 export interface HttpApp {
   /** Answers a WHATWG `Request` in-process (`runtime.fetch`), exactly as the server would. */
@@ -26,10 +20,10 @@ export interface HttpApp {
   handle(request: IncomingMessage, response: ServerResponse): void;
 }
 
-/** Options of {@link createApp}. */
-export interface AppOptions {
-  /** Inbound edges mounted by path prefix; they are tried before the route table. */
-  edges?: HttpEdgeMount[];
+/** Whether `path` is `prefix` or below it (`/pay` takes `/pay/x`, not `/payment`). */
+export function underPrefix(path: string, prefix: string): boolean {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return path === base || path.startsWith(`${base}/`);
 }
 
 /** A request target of Node's parser (origin-form, or absolute-form from a proxy) split into path and query. */
@@ -49,6 +43,25 @@ function splitTarget(target: string): { path: string; search: string } {
 }
 const SAFE_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 
+const SIGNAL = Symbol('agent-services connection signal');
+
+/**
+ * The signal of a connection, aborted when its socket closes. One per connection rather than per
+ * request: an HTTP/1.1 connection carries one request at a time, so its closing is the caller of
+ * the request in flight going away, and keep-alive connections do not pay for a new
+ * AbortController (and the dispatcher for a new combined signal) on every request.
+ */
+function connectionSignal(socket: Socket & { [SIGNAL]?: AbortSignal }): AbortSignal {
+  let signal = socket[SIGNAL];
+  if (!signal) {
+    const controller = new AbortController();
+    signal = socket[SIGNAL] = controller.signal;
+    if (socket.destroyed) controller.abort(new Error('the client went away'));
+    else socket.once('close', () => controller.abort(new Error('the client went away')));
+  }
+  return signal;
+}
+
 /** An API request read from a Node `IncomingMessage`. */
 class NodeSource implements ApiSource {
   constructor(private readonly request: IncomingMessage) {}
@@ -56,6 +69,17 @@ class NodeSource implements ApiSource {
   header(name: string): string | undefined {
     const value = this.request.headers[name];
     return typeof value === 'string' || value === undefined ? value : value.join(', ');
+  }
+
+  headers(): Record<string, string> {
+    const headers = this.request.headers;
+    // Node joins repeated headers into one string, except Set-Cookie (an array; rare in requests).
+    if (headers['set-cookie'] === undefined) return headers as Record<string, string>;
+    return { ...(headers as Record<string, string>), 'set-cookie': headers['set-cookie'].join(', ') };
+  }
+
+  signal(): AbortSignal {
+    return connectionSignal(this.request.socket);
   }
 
   body(limit: number): Promise<Uint8Array> {
@@ -75,6 +99,14 @@ class WebSource implements ApiSource {
     return this.request.headers.get(name) ?? undefined;
   }
 
+  headers(): Record<string, string> {
+    return Object.fromEntries(this.request.headers);
+  }
+
+  signal(): AbortSignal {
+    return this.request.signal;
+  }
+
   body(limit: number): Promise<Uint8Array> {
     return readWebBody(this.request, limit);
   }
@@ -86,7 +118,8 @@ class WebSource implements ApiSource {
 }
 
 /**
- * The HTTP layer of a runtime. Requests for the route table (`/v1`, `/_sim`, `/files`, ...) are
+ * The HTTP layer of a runtime. The areas' http edges (`runtime.edges()`) answer the paths under
+ * their prefixes, before anything else. Requests for the route table (`/v1`, `/_sim`, `/files`, ...) are
  * answered by the {@link ApiEdge} straight from whichever side they come in on: `node:http`'s
  * request and response objects on the server (no WHATWG objects built per call), or the WHATWG
  * `Request` of `runtime.fetch`. The rest (edges mounted by prefix, `/openapi.json`, the hosted
@@ -95,14 +128,14 @@ class WebSource implements ApiSource {
  * method (405 with `Allow`), bodies that are not JSON (415), oversized bodies (413) and crashes
  * (500), is JSON in the DECISIONS.md shape; no stack trace leaves the process.
  */
-export function createApp(runtime: Runtime, options: AppOptions = {}): HttpApp {
+export function createApp(runtime: Runtime): HttpApp {
   const api = new ApiEdge(runtime);
   const pay = payPages(runtime);
-  const mounts = (options.edges ?? []).map((edge) => ({ prefix: edge.prefix.replace(/\/+$/, ''), fetch: edge.fetch }));
+  const mounts = runtime.edges().flatMap((edge) => (edge.kind === 'http' ? [edge] : []));
   let openApi: { baseUrl: string; text: string } | undefined;
 
   const mountFor = (path: string) => {
-    for (const mount of mounts) if (path === mount.prefix || path.startsWith(`${mount.prefix}/`)) return mount;
+    for (const mount of mounts) if (underPrefix(path, mount.prefix)) return mount;
     return undefined;
   };
 

@@ -114,3 +114,16 @@ export function jsonOf(bytes: Uint8Array, contentType: string | undefined): unkn
     throw new ApiError('invalid_request', 'the request body is not valid JSON');
   }
 }
+
+/**
+ * The parsed body of a `rawBody` route (a signed provider callback): the fields of a form post
+ * (`application/x-www-form-urlencoded`, as Twilio sends), else JSON as for every other route.
+ * @throws ApiError 415 unsupported_media_type, 400 invalid_request as {@link jsonOf}
+ */
+export function rawBodyOf(bytes: Uint8Array, contentType: string | undefined): unknown {
+  if (contentType !== undefined && /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
+    if (!isUtf8(bytes)) throw new ApiError('invalid_request', 'the request body is not valid UTF-8');
+    return Object.fromEntries(new URLSearchParams(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')));
+  }
+  return jsonOf(bytes, contentType);
+}

@@ -29,7 +29,9 @@ import { SystemClock } from '../providers/clock/system-clock.js';
 import { DEFAULT_START_TIME, SimClock } from '../sim/sim-clock.js';
 import { SeededRandom } from '../sim/seeded-random.js';
 import { AREAS } from './areas/index.js';
-import type { AreaContext } from './areas/area-module.js';
+import type { AreaContext, AreaEdge } from './areas/area-module.js';
+import { HttpClient } from '../core/ports/http-client.js';
+import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
 import { controlHandlers } from './control.handlers.js';
 import { GroupCommit } from './group-commit.js';
 import { inProcessTransport } from './in-process-transport.js';
@@ -70,6 +72,9 @@ export class Runtime {
       saver: GroupCommit | null;
       hostedPayments: HostedPayments;
       mail: MailInbound;
+      edges: AreaEdge[];
+      /** Aborts every call's signal, then stops the areas in reverse order. */
+      stopAreas: () => Promise<void>;
     },
   ) {
     this.sim = parts.sim;
@@ -125,10 +130,24 @@ export class Runtime {
     this.fetchHandler = handler;
   }
 
-  /** Waits until every change is saved (with persistence); call before exiting. */
-  async close(): Promise<void> {
-    await this.parts.saver?.drain();
+  /** The areas' inbound edges (hosted pages, provider callbacks, WebSocket upgrades), for the HTTP server. */
+  edges(): readonly AreaEdge[] {
+    return this.parts.edges;
   }
+
+  /**
+   * Ends the world cleanly: aborts the calls in flight, stops every area's long-lived work
+   * (sessions, sandboxes, listeners), then waits until every change is saved. Idempotent.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.parts.stopAreas();
+      await this.parts.saver?.drain();
+    })();
+    return this.closing;
+  }
+
+  private closing: Promise<void> | undefined;
 }
 
 function constantTimeEquals(a: string, b: string): boolean {
@@ -160,6 +179,7 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   );
   container.bind(Store).toConstantValue(options.store ?? new MemoryStore());
   container.bind(BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore());
+  container.bind(HttpClient).toConstantValue(options.providers?.httpClient ?? new FetchHttpClient());
   container.bind(EventLog).to(StoreEventLog);
   container.bind(Scheduler).toSelf();
   container.bind(IdempotencyKeys).toSelf();
@@ -197,6 +217,13 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     store.onCommit(() => commit.request());
   }
 
+  const lifetime = new AbortController();
+  const stopAreas = async () => {
+    lifetime.abort(new Error('the runtime is closing'));
+    for (const area of [...AREAS].reverse()) await area.stop?.(areaContext);
+  };
+  const edges = AREAS.flatMap((area) => area.edges?.(areaContext) ?? []);
+
   const adminToken = options.adminToken;
   const dispatcher = new Dispatcher(
     [...controlHandlers(sim), ...areaRoutes],
@@ -209,7 +236,8 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     },
     container.get(IdempotencyKeys),
     options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
+    lifetime.signal,
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService) });
+  return new Runtime({ options, config, dispatcher, sim, saver, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService), edges, stopAreas });
 }

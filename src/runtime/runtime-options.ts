@@ -11,6 +11,7 @@ import type { DocumentExtractor } from '../core/ports/document-extractor.js';
 import type { Embedder } from '../core/ports/embedder.js';
 import type { VectorIndexFactory } from '../core/ports/vector-index.js';
 import type { MemoryOptions } from '../core/memory/memory-config.js';
+import type { HttpClient } from '../core/ports/http-client.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -27,6 +28,8 @@ export interface ProviderOverrides {
   vectorIndex?: VectorIndexFactory;
   /** Reads the text of uploaded documents (default: `LibraryDocumentExtractor`). */
   documentExtractor?: DocumentExtractor;
+  /** Every outbound HTTP request: webhook deliveries, TwiML fetches, provider APIs (default: `FetchHttpClient`). */
+  httpClient?: HttpClient;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */

@@ -17,54 +17,54 @@ describe.each(TRANSPORTS)('authentication and isolation (%s)', (kind) => {
   describe('an unknown API key', () => {
     it('answers 401 unauthorized on every agent call', async () => {
       const stranger = world.agent('sk_this-key-was-never-issued');
-      await expectApiError(stranger.getProfile(), 401, 'unauthorized');
-      await expectApiError(stranger.updateProfile({ bio: 'hijacked' }), 401, 'unauthorized');
-      await expectApiError(stranger.listCredentials(), 401, 'unauthorized');
-      expect((await alice.client.getProfile()).bio).toBeNull();
+      await expectApiError(stranger.identity.getProfile(), 401, 'unauthorized');
+      await expectApiError(stranger.identity.updateProfile({ bio: 'hijacked' }), 401, 'unauthorized');
+      await expectApiError(stranger.identity.listCredentials(), 401, 'unauthorized');
+      expect((await alice.client.identity.getProfile()).bio).toBeNull();
     });
 
     it('is checked before the body is validated', async () => {
-      await expectApiError(world.agent('sk_unknown').updateProfile({ display_name: 'x'.repeat(100) }), 401, 'unauthorized');
+      await expectApiError(world.agent('sk_unknown').identity.updateProfile({ display_name: 'x'.repeat(100) }), 401, 'unauthorized');
     });
   });
 
   describe('a client without a key', () => {
     it('answers 401 unauthorized on every agent call', async () => {
-      await expectApiError(world.anonymous.getProfile(), 401, 'unauthorized');
-      await expectApiError(world.anonymous.updateProfile({ bio: 'x' }), 401, 'unauthorized');
-      await expectApiError(world.anonymous.listCredentials(), 401, 'unauthorized');
+      await expectApiError(world.anonymous.identity.getProfile(), 401, 'unauthorized');
+      await expectApiError(world.anonymous.identity.updateProfile({ bio: 'x' }), 401, 'unauthorized');
+      await expectApiError(world.anonymous.identity.listCredentials(), 401, 'unauthorized');
     });
 
     it('still reads public profiles and the DID document', async () => {
-      expect((await world.anonymous.getPublicProfile('alice')).agent_id).toBe(alice.agent_id);
-      expect((await world.anonymous.getDidDocument()).id).toBe('did:web:agents.test');
+      expect((await world.anonymous.identity.getPublicProfile('alice')).agent_id).toBe(alice.agent_id);
+      expect((await world.anonymous.identity.didDocument()).id).toBe('did:web:agents.test');
     });
   });
 
   describe("one agent's key", () => {
     it("only ever sees that agent's profile", async () => {
-      expect((await alice.client.getProfile()).agent_id).toBe(alice.agent_id);
-      expect((await bob.client.getProfile()).agent_id).toBe(bob.agent_id);
-      expect((await alice.client.getProfile()).email).toBe('alice@agents.test');
+      expect((await alice.client.identity.getProfile()).agent_id).toBe(alice.agent_id);
+      expect((await bob.client.identity.getProfile()).agent_id).toBe(bob.agent_id);
+      expect((await alice.client.identity.getProfile()).email).toBe('alice@agents.test');
     });
 
     it("only ever sees that agent's credentials", async () => {
       for (const agent of [alice, bob]) {
-        const { credentials } = await agent.client.listCredentials();
+        const { credentials } = await agent.client.identity.listCredentials();
         expect(credentials.length).toBeGreaterThan(0);
         for (const { credential } of credentials) {
           expect(credential.credentialSubject).toMatchObject({ agent_id: agent.agent_id, handle: agent.handle });
         }
       }
-      const aliceIds = (await alice.client.listCredentials()).credentials.map((c) => c.credential_id);
-      const bobIds = (await bob.client.listCredentials()).credentials.map((c) => c.credential_id);
+      const aliceIds = (await alice.client.identity.listCredentials()).credentials.map((c) => c.credential_id);
+      const bobIds = (await bob.client.identity.listCredentials()).credentials.map((c) => c.credential_id);
       expect(aliceIds.filter((id) => bobIds.includes(id))).toEqual([]);
     });
 
     it("changes only that agent's profile", async () => {
-      await alice.client.updateProfile({ display_name: 'Alice Prime', bio: 'mine' });
-      expect(await bob.client.getProfile()).toMatchObject({ display_name: 'Bob', bio: null });
-      expect(await world.anonymous.getPublicProfile('bob')).toMatchObject({ display_name: 'Bob', bio: null });
+      await alice.client.identity.updateProfile({ display_name: 'Alice Prime', bio: 'mine' });
+      expect(await bob.client.identity.getProfile()).toMatchObject({ display_name: 'Bob', bio: null });
+      expect(await world.anonymous.identity.getPublicProfile('bob')).toMatchObject({ display_name: 'Bob', bio: null });
     });
   });
 });

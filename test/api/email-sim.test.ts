@@ -56,7 +56,7 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
       expect(response.status).toBe(201);
       const accepted = (await response.json()) as { message_id: string; thread_id: string };
       expect(Object.keys(accepted).sort()).toEqual(['message_id', 'thread_id']);
-      const message = await bob.client.getEmail(accepted.message_id);
+      const message = await bob.client.email.get(accepted.message_id);
       expect(message).toMatchObject({ thread_id: accepted.thread_id, from: 'zoe@example.com', to: ['bob@agents.test'], subject: 'Hello', text: 'From outside', html: null, folder: 'inbox' });
       expect(message.headers).toMatchObject({ From: 'zoe@example.com', To: 'bob@agents.test', Subject: 'Hello', 'Message-ID': `<${accepted.message_id}@agents.test>` });
       const received = (await world.sim.listEvents({ after: 0, limit: 1000 })).events.filter((event) => event.type === 'email.received');
@@ -64,7 +64,7 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
     });
 
     it('keeps attachments, delivers to every agent among to and cc, and ignores outside header addresses', async () => {
-      const accepted = await world.sim.deliverInboundEmail({
+      const accepted = await world.sim.emailInbound({
         to: ['bob@agents.test', 'friend@example.org'],
         cc: ['carol@agents.test'],
         from: 'zoe@example.com',
@@ -73,18 +73,18 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
         attachments: [{ filename: 'inv.pdf', content: b64('%PDF'), content_type: 'application/pdf' }],
       });
       for (const agent of [bob, carol]) {
-        const message = await agent.client.getEmail(accepted.message_id);
+        const message = await agent.client.email.get(accepted.message_id);
         expect(message.cc).toEqual(['carol@agents.test']);
         const [attachment] = message.attachments;
         expect(attachment).toMatchObject({ filename: 'inv.pdf', content_type: 'application/pdf', size: 4 });
-        expect(Buffer.from((await agent.client.downloadEmailAttachment(attachment!.attachment_id)).bytes).toString()).toBe('%PDF');
+        expect(Buffer.from((await agent.client.email.downloadAttachment(attachment!.attachment_id)).bytes).toString()).toBe('%PDF');
       }
     });
 
     it("joins the thread of the agent's message it answers (In-Reply-To), and a reply goes back outside", async () => {
       const alice = await world.newAgent('alice');
-      const sent = await alice.client.sendEmail({ to: ['zoe@example.com'], subject: 'Offer', text: 'Interested?' });
-      const answer = await world.sim.deliverInboundEmail({
+      const sent = await alice.client.email.send({ to: ['zoe@example.com'], subject: 'Offer', text: 'Interested?' });
+      const answer = await world.sim.emailInbound({
         to: 'alice@agents.test',
         from: 'zoe@example.com',
         subject: 'Re: Offer',
@@ -92,7 +92,7 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
         headers: { 'In-Reply-To': `<${sent.message_id}@agents.test>`, 'X-Mailer': 'test' },
       });
       expect(answer.thread_id).toBe(sent.thread_id);
-      const reply = await alice.client.replyToEmail(answer.message_id, { text: 'Great' });
+      const reply = await alice.client.email.reply(answer.message_id, { text: 'Great' });
       expect(reply.thread_id).toBe(sent.thread_id);
       const outbox = (await world.sim.emailOutbox()).messages;
       expect(outbox.map((message) => [message.message_id, message.recipients, message.subject])).toEqual([
@@ -114,14 +114,14 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
       ['a header with a line break', { to: 'bob@agents.test', from: 'z@example.com', subject: 's', headers: { 'X-A': 'a\r\nBcc: x' } }, 400, 'invalid_request', 'headers.X-A'],
     ])('refuses %s', async (_what, body, status, code, param) => {
       await expectErrorResponse(await world.raw('/_sim/email/inbound', jsonInit('POST', body)), status, code as 'invalid_request', param);
-      expect((await bob.client.listEmails()).messages).toEqual([]);
+      expect((await bob.client.email.list()).messages).toEqual([]);
     });
   });
 
   describe('POST /_sim/email/inbound (raw)', () => {
     it('parses a multipart message: unicode subject, text, html, attachment, and delivers to the agents of To and Cc', async () => {
-      const accepted = await world.sim.deliverInboundEmail({ raw: RAW });
-      const message = await bob.client.getEmail(accepted.message_id);
+      const accepted = await world.sim.emailInbound({ raw: RAW });
+      const message = await bob.client.email.get(accepted.message_id);
       expect(message).toMatchObject({
         from: 'zoe@example.com',
         to: ['bob@agents.test', 'someone@example.org'],
@@ -133,32 +133,32 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
       expect(message.headers).toMatchObject({ 'Message-ID': '<outside-1@example.com>', Subject: 'Grüße aus Köln ☕', From: '"Zoë Outside" <zoe@example.com>' });
       const [attachment] = message.attachments;
       expect(attachment).toMatchObject({ filename: 'plan.pdf', content_type: 'application/pdf' });
-      expect(Buffer.from((await bob.client.downloadEmailAttachment(attachment!.attachment_id)).bytes).toString()).toBe('%PDF-1.4 fake');
-      expect((await carol.client.listEmails()).messages.map((listed) => listed.id)).toEqual([accepted.message_id]);
+      expect(Buffer.from((await bob.client.email.downloadAttachment(attachment!.attachment_id)).bytes).toString()).toBe('%PDF-1.4 fake');
+      expect((await carol.client.email.list()).messages.map((listed) => listed.id)).toEqual([accepted.message_id]);
     });
 
     it('delivers to the envelope in to instead of the header recipients, and keeps Bcc out of the headers', async () => {
       const raw = 'From: z@example.com\r\nTo: list@example.org\r\nBcc: carol@agents.test\r\nSubject: env\r\n\r\nbody\r\n';
-      const accepted = await world.sim.deliverInboundEmail({ raw, to: ['bob@agents.test'] });
-      const message = await bob.client.getEmail(accepted.message_id);
+      const accepted = await world.sim.emailInbound({ raw, to: ['bob@agents.test'] });
+      const message = await bob.client.email.get(accepted.message_id);
       expect(message.to).toEqual(['list@example.org']);
       expect(JSON.stringify(message)).not.toContain('carol@agents.test');
-      expect((await carol.client.listEmails()).messages).toEqual([]);
+      expect((await carol.client.email.list()).messages).toEqual([]);
       // Without an envelope, a Bcc header's agents receive it, and still see no Bcc header.
-      const viaHeaders = await world.sim.deliverInboundEmail({ raw });
-      expect(JSON.stringify(await carol.client.getEmail(viaHeaders.message_id))).not.toContain('carol@agents.test');
+      const viaHeaders = await world.sim.emailInbound({ raw });
+      expect(JSON.stringify(await carol.client.email.get(viaHeaders.message_id))).not.toContain('carol@agents.test');
     });
 
     it("joins a known thread through References and synthesises a Message-ID when there is none", async () => {
-      const first = await world.sim.deliverInboundEmail({ raw: RAW });
-      const followUp = await world.sim.deliverInboundEmail({ raw: 'From: z@example.com\r\nTo: bob@agents.test\r\nSubject: more\r\nReferences: <unknown@x> <outside-1@example.com>\r\n\r\nmore\r\n' });
+      const first = await world.sim.emailInbound({ raw: RAW });
+      const followUp = await world.sim.emailInbound({ raw: 'From: z@example.com\r\nTo: bob@agents.test\r\nSubject: more\r\nReferences: <unknown@x> <outside-1@example.com>\r\n\r\nmore\r\n' });
       expect(followUp.thread_id).toBe(first.thread_id);
-      expect((await bob.client.getEmail(followUp.message_id)).headers['Message-ID']).toBe(`<${followUp.message_id}@agents.test>`);
-      expect((await bob.client.listEmails({ thread_id: first.thread_id })).messages).toHaveLength(2);
+      expect((await bob.client.email.get(followUp.message_id)).headers['Message-ID']).toBe(`<${followUp.message_id}@agents.test>`);
+      expect((await bob.client.email.list({ thread_id: first.thread_id })).messages).toHaveLength(2);
     });
 
     it('refuses an envelope recipient without a mailbox with 404 recipient_not_found', async () => {
-      await expectApiError(world.sim.deliverInboundEmail({ raw: RAW, to: ['bob@agents.test', 'x@example.org'] }), 404, 'recipient_not_found', 'to.1');
+      await expectApiError(world.sim.emailInbound({ raw: RAW, to: ['bob@agents.test', 'x@example.org'] }), 404, 'recipient_not_found', 'to.1');
     });
   });
 
@@ -166,8 +166,8 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
     it('keeps mail for outside addresses, oldest first, with its status; agents-only mail never appears', async () => {
       const alice = await world.newAgent('alice');
       expect(await world.sim.emailOutbox()).toEqual({ messages: [] });
-      await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'internal', text: 't' });
-      const out = await alice.client.sendEmail({
+      await alice.client.email.send({ to: ['bob@agents.test'], subject: 'internal', text: 't' });
+      const out = await alice.client.email.send({
         to: ['x@example.com', 'bob@agents.test'],
         cc: ['y@example.com'],
         subject: 'external',
@@ -196,13 +196,13 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
 
     it('records a refused recipient as failed with email.delivery_failed; the sent copy stays', async () => {
       const alice = await world.newAgent('alice');
-      const sent = await alice.client.sendEmail({ to: ['ghost@bounce.invalid'], subject: 'nope', text: 't' });
+      const sent = await alice.client.email.send({ to: ['ghost@bounce.invalid'], subject: 'nope', text: 't' });
       const [record] = (await world.sim.emailOutbox()).messages;
       expect(record).toMatchObject({ status: 'failed', accepted: [], rejected: ['ghost@bounce.invalid'] });
       expect(record!.error).toMatch(/550/);
       const failed = (await world.sim.listEvents({ after: 0, limit: 1000 })).events.filter((event) => event.type === 'email.delivery_failed');
       expect(failed).toEqual([expect.objectContaining({ agent_id: alice.agent_id, data: expect.objectContaining({ message_id: sent.message_id, recipients: ['ghost@bounce.invalid'] }) })]);
-      expect((await alice.client.getEmail(sent.message_id)).folder).toBe('sent');
+      expect((await alice.client.email.get(sent.message_id)).folder).toBe('sent');
     });
 
     it('answers 401 on the control plane with an admin token configured and none given', async () => {
@@ -224,10 +224,10 @@ describe('email determinism and snapshots', () => {
     const alice = runtime.agent((await runtime.createAgent({ name: 'alice' })).api_key);
     const bob = runtime.agent((await runtime.createAgent({ name: 'bob' })).api_key);
     await runtime.createAgent({ name: 'carol' });
-    const sent = await alice.sendEmail({ to: ['bob@agents.test', 'x@example.com'], subject: 'S', text: 'T', attachments: [{ filename: 'f', content: b64('f'), content_type: 'text/plain' }] });
+    const sent = await alice.email.send({ to: ['bob@agents.test', 'x@example.com'], subject: 'S', text: 'T', attachments: [{ filename: 'f', content: b64('f'), content_type: 'text/plain' }] });
     await runtime.sim.advance({ seconds: 5 });
-    await bob.replyToEmail(sent.message_id, { text: 'R' });
-    await runtime.simClient().deliverInboundEmail({ raw: RAW });
+    await bob.email.reply(sent.message_id, { text: 'R' });
+    await runtime.simClient().emailInbound({ raw: RAW });
     return runtime;
   }
 

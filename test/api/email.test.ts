@@ -21,7 +21,7 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
 
   /** The only message of an agent's folder. */
   async function only(agent: TestAgent, folder: 'inbox' | 'sent' = 'inbox') {
-    const { messages } = await agent.client.listEmails({ folder });
+    const { messages } = await agent.client.email.list({ folder });
     expect(messages).toHaveLength(1);
     return messages[0]!;
   }
@@ -38,7 +38,7 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
     });
 
     it("delivers straight into the recipient's inbox and keeps the sender's copy in sent, under the send's message_id", async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'Lunch?', text: 'At noon.' });
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 'Lunch?', text: 'At noon.' });
       const inbox = await only(bob);
       expect(inbox).toEqual({
         id: sent.message_id,
@@ -52,19 +52,19 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
         read: false,
       });
       expect(await only(alice, 'sent')).toMatchObject({ id: sent.message_id, thread_id: sent.thread_id, read: true });
-      expect((await alice.client.getEmail(sent.message_id)).folder).toBe('sent');
-      expect((await alice.client.listEmails()).messages).toEqual([]);
+      expect((await alice.client.email.get(sent.message_id)).folder).toBe('sent');
+      expect((await alice.client.email.list()).messages).toEqual([]);
     });
 
     it('counts a send as activity for reputation', async () => {
-      const before = (await alice.client.getProfile()).reputation;
-      await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 's', text: 't' });
-      expect((await alice.client.getProfile()).reputation).toBeGreaterThan(before);
+      const before = (await alice.client.identity.getProfile()).reputation;
+      await alice.client.email.send({ to: ['bob@agents.test'], subject: 's', text: 't' });
+      expect((await alice.client.identity.getProfile()).reputation).toBeGreaterThan(before);
     });
 
     it('writes Message-ID, Date, From, To, Cc and Subject headers, and the sender is always the own address', async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], cc: ['carol@agents.test'], subject: 'Plan', html: '<p>Plan</p>' });
-      const message = await bob.client.getEmail(sent.message_id);
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], cc: ['carol@agents.test'], subject: 'Plan', html: '<p>Plan</p>' });
+      const message = await bob.client.email.get(sent.message_id);
       expect(message.headers).toMatchObject({
         'Message-ID': `<${sent.message_id}@agents.test>`,
         From: 'alice@agents.test',
@@ -74,12 +74,12 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
       });
       expect(Date.parse(message.headers.Date!)).toBe(Date.parse(sent.sent_at));
       expect(message).toMatchObject({ from: 'alice@agents.test', cc: ['carol@agents.test'], text: null, html: '<p>Plan</p>' });
-      expect((await carol.client.getEmail(sent.message_id)).headers.Cc).toBe('carol@agents.test');
+      expect((await carol.client.email.get(sent.message_id)).headers.Cc).toBe('carol@agents.test');
     });
 
     it('delivers to bcc recipients without showing them in any delivered header or listing', async () => {
       const dave = await world.newAgent('dave');
-      const sent = await alice.client.sendEmail({
+      const sent = await alice.client.email.send({
         to: ['bob@agents.test'],
         cc: ['carol@agents.test'],
         bcc: ['dave@agents.test', 'eve@example.com'],
@@ -87,8 +87,8 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
         text: 'psst',
       });
       for (const agent of [bob, carol, dave]) {
-        const listing = await agent.client.listEmails();
-        const message = await agent.client.getEmail(sent.message_id);
+        const listing = await agent.client.email.list();
+        const message = await agent.client.email.get(sent.message_id);
         const seen = JSON.stringify([listing, message]);
         expect(seen).not.toContain('dave@agents.test');
         expect(seen).not.toContain('eve@example.com');
@@ -97,44 +97,44 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
         expect(message.to).toEqual(['bob@agents.test']);
       }
       // The sender's own copy remembers whom it blind-copied; outside bcc goes in the envelope only.
-      expect((await alice.client.getEmail(sent.message_id)).bcc).toEqual(['dave@agents.test', 'eve@example.com']);
+      expect((await alice.client.email.get(sent.message_id)).bcc).toEqual(['dave@agents.test', 'eve@example.com']);
       const [outbound] = (await world.sim.emailOutbox()).messages;
       expect(outbound!.recipients).toEqual(['eve@example.com']);
       expect(outbound!.headers).not.toHaveProperty('Bcc');
     });
 
     it('delivers once to an agent named in to, cc and bcc together', async () => {
-      await alice.client.sendEmail({ to: ['bob@agents.test'], cc: ['BOB@agents.test'], bcc: ['bob+x@agents.test'], subject: 'x', text: 'y' });
-      expect((await bob.client.listEmails()).messages).toHaveLength(1);
+      await alice.client.email.send({ to: ['bob@agents.test'], cc: ['BOB@agents.test'], bcc: ['bob+x@agents.test'], subject: 'x', text: 'y' });
+      expect((await bob.client.email.list()).messages).toHaveLength(1);
     });
 
     it('gives mail to oneself a sent copy and an inbox copy with different ids', async () => {
-      const sent = await alice.client.sendEmail({ to: ['alice@agents.test'], subject: 'Note to self', text: 'remember' });
+      const sent = await alice.client.email.send({ to: ['alice@agents.test'], subject: 'Note to self', text: 'remember' });
       const inbox = await only(alice);
       expect(inbox.id).not.toBe(sent.message_id);
       expect(inbox.thread_id).toBe(sent.thread_id);
-      expect((await alice.client.getEmail(inbox.id)).folder).toBe('inbox');
-      expect((await alice.client.getEmail(sent.message_id)).folder).toBe('sent');
+      expect((await alice.client.email.get(inbox.id)).folder).toBe('inbox');
+      expect((await alice.client.email.get(sent.message_id)).folder).toBe('sent');
     });
 
     it('answers a repeat with the same Idempotency-Key with the first answer and delivers once', async () => {
       const body = { to: ['bob@agents.test'], subject: 'once', text: 'only once' };
-      const first = await alice.client.sendEmail(body, { idempotencyKey: 'send-1' });
-      const again = await alice.client.sendEmail(body, { idempotencyKey: 'send-1' });
+      const first = await alice.client.email.send(body, { idempotencyKey: 'send-1' });
+      const again = await alice.client.email.send(body, { idempotencyKey: 'send-1' });
       expect(again).toEqual(first);
-      expect((await bob.client.listEmails()).messages).toHaveLength(1);
+      expect((await bob.client.email.list()).messages).toHaveLength(1);
     });
 
     it('accepts a subject of exactly 998 characters, counted as code points', async () => {
       const subject = '✉'.repeat(998);
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject, text: 't' });
-      expect((await bob.client.getEmail(sent.message_id)).subject).toBe(subject);
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject, text: 't' });
+      expect((await bob.client.email.get(sent.message_id)).subject).toBe(subject);
     });
 
     it('refuses a from field with 400 invalid_request on from: the sender is always the own address', async () => {
       const forged = { to: ['bob@agents.test'], subject: 'x', text: 'y', from: 'ceo@example.com' } as SendEmailBody;
-      await expectApiError(alice.client.sendEmail(forged), 400, 'invalid_request', 'from');
-      expect((await bob.client.listEmails()).messages).toEqual([]);
+      await expectApiError(alice.client.email.send(forged), 400, 'invalid_request', 'from');
+      expect((await bob.client.email.list()).messages).toEqual([]);
     });
 
     it.each<[string, Record<string, unknown>, string]>([
@@ -160,22 +160,22 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
     ])('refuses %s with 400 invalid_request on its param', async (_what, body, param) => {
       const response = await world.raw('/v1/email/send', jsonInit('POST', body, bearer(alice.api_key)));
       await expectErrorResponse(response, 400, 'invalid_request', param);
-      expect((await bob.client.listEmails()).messages).toEqual([]);
+      expect((await bob.client.email.list()).messages).toEqual([]);
     });
 
     it('refuses an address of the service with no agent with 404 recipient_not_found on its param, delivering nothing', async () => {
-      await expectApiError(alice.client.sendEmail({ to: ['bob@agents.test'], cc: ['nobody@agents.test'], subject: 's', text: 't' }), 404, 'recipient_not_found', 'cc.0');
-      expect((await bob.client.listEmails()).messages).toEqual([]);
-      expect((await alice.client.listEmails({ folder: 'sent' })).messages).toEqual([]);
+      await expectApiError(alice.client.email.send({ to: ['bob@agents.test'], cc: ['nobody@agents.test'], subject: 's', text: 't' }), 404, 'recipient_not_found', 'cc.0');
+      expect((await bob.client.email.list()).messages).toEqual([]);
+      expect((await alice.client.email.list({ folder: 'sent' })).messages).toEqual([]);
     });
 
     it('answers 401 without a key', async () => {
-      await expectApiError(world.anonymous.sendEmail({ to: ['bob@agents.test'], subject: 's', text: 't' }), 401, 'unauthorized');
+      await expectApiError(world.anonymous.email.send({ to: ['bob@agents.test'], subject: 's', text: 't' }), 401, 'unauthorized');
     });
 
     it('records email.sent for the sender and email.received for each recipient agent', async () => {
       const { events: before } = await world.sim.listEvents({ after: 0, limit: 1000 });
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], bcc: ['carol@agents.test'], subject: 'ev', text: 't' });
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], bcc: ['carol@agents.test'], subject: 'ev', text: 't' });
       const { events } = await world.sim.listEvents({ after: before.length, limit: 1000 });
       const mail = events.filter((event) => event.type.startsWith('email.'));
       expect(mail.map((event) => [event.type, event.agent_id])).toEqual([
@@ -190,12 +190,12 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
   describe('GET /v1/email/messages', () => {
     it('walks a folder newest first in pages, each message exactly once', async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 25; i++) ids.push((await alice.client.sendEmail({ to: ['bob@agents.test'], subject: `m${i}`, text: `${i}` })).message_id);
+      for (let i = 0; i < 25; i++) ids.push((await alice.client.email.send({ to: ['bob@agents.test'], subject: `m${i}`, text: `${i}` })).message_id);
       const seen: string[] = [];
       let cursor: string | undefined;
       const sizes: number[] = [];
       do {
-        const page = await bob.client.listEmails({ limit: 10, ...(cursor ? { cursor } : {}) });
+        const page = await bob.client.email.list({ limit: 10, ...(cursor ? { cursor } : {}) });
         sizes.push(page.messages.length);
         seen.push(...page.messages.map((message) => message.id));
         cursor = page.next_cursor ?? undefined;
@@ -205,19 +205,19 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
     });
 
     it('answers next_cursor null when the last page is exactly full', async () => {
-      for (let i = 0; i < 4; i++) await alice.client.sendEmail({ to: ['bob@agents.test'], subject: `m${i}`, text: 't' });
-      const first = await bob.client.listEmails({ limit: 2 });
+      for (let i = 0; i < 4; i++) await alice.client.email.send({ to: ['bob@agents.test'], subject: `m${i}`, text: 't' });
+      const first = await bob.client.email.list({ limit: 2 });
       expect(first.next_cursor).not.toBeNull();
-      const second = await bob.client.listEmails({ limit: 2, cursor: first.next_cursor! });
+      const second = await bob.client.email.list({ limit: 2, cursor: first.next_cursor! });
       expect(second.messages).toHaveLength(2);
       expect(second.next_cursor).toBeNull();
     });
 
     it('sees every message that existed when a walk began exactly once while new ones arrive', async () => {
-      for (let i = 0; i < 6; i++) await alice.client.sendEmail({ to: ['bob@agents.test'], subject: `old${i}`, text: 't' });
-      const first = await bob.client.listEmails({ limit: 4 });
-      await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'new', text: 't' });
-      const second = await bob.client.listEmails({ limit: 4, cursor: first.next_cursor! });
+      for (let i = 0; i < 6; i++) await alice.client.email.send({ to: ['bob@agents.test'], subject: `old${i}`, text: 't' });
+      const first = await bob.client.email.list({ limit: 4 });
+      await alice.client.email.send({ to: ['bob@agents.test'], subject: 'new', text: 't' });
+      const second = await bob.client.email.list({ limit: 4, cursor: first.next_cursor! });
       const subjects = [...first.messages, ...second.messages].map((message) => message.subject);
       expect(subjects).toEqual(['old5', 'old4', 'old3', 'old2', 'old1', 'old0']);
       expect(second.next_cursor).toBeNull();
@@ -226,35 +226,35 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
     it('answers only messages after since, newest first, across pages', async () => {
       const times: string[] = [];
       for (let i = 0; i < 5; i++) {
-        times.push((await alice.client.sendEmail({ to: ['bob@agents.test'], subject: `t${i}`, text: 't' })).sent_at);
+        times.push((await alice.client.email.send({ to: ['bob@agents.test'], subject: `t${i}`, text: 't' })).sent_at);
         await world.sim.advanceClock({ seconds: 60 });
       }
-      const page1 = await bob.client.listEmails({ since: times[1]!, limit: 2 });
+      const page1 = await bob.client.email.list({ since: times[1]!, limit: 2 });
       expect(page1.messages.map((message) => message.subject)).toEqual(['t4', 't3']);
-      const page2 = await bob.client.listEmails({ since: times[1]!, limit: 2, cursor: page1.next_cursor! });
+      const page2 = await bob.client.email.list({ since: times[1]!, limit: 2, cursor: page1.next_cursor! });
       expect(page2.messages.map((message) => message.subject)).toEqual(['t2']);
       expect(page2.next_cursor).toBeNull();
       // Strictly after: the message sent at `since` itself is not included; any zone is accepted.
-      expect((await bob.client.listEmails({ since: '2026-01-01T01:00:00+01:00' })).messages.map((message) => message.subject)).toEqual(['t4', 't3', 't2', 't1']);
-      expect((await bob.client.listEmails({ since: times[4]! })).messages).toEqual([]);
-      expect((await alice.client.listEmails({ folder: 'sent', since: times[3]! })).messages.map((message) => message.subject)).toEqual(['t4']);
+      expect((await bob.client.email.list({ since: '2026-01-01T01:00:00+01:00' })).messages.map((message) => message.subject)).toEqual(['t4', 't3', 't2', 't1']);
+      expect((await bob.client.email.list({ since: times[4]! })).messages).toEqual([]);
+      expect((await alice.client.email.list({ folder: 'sent', since: times[3]! })).messages.map((message) => message.subject)).toEqual(['t4']);
     });
 
     it('filters on thread_id within the folder', async () => {
-      const first = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'A', text: '1' });
-      await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'B', text: '2' });
-      const { messages } = await bob.client.listEmails();
-      await bob.client.replyToEmail(messages.find((message) => message.subject === 'A')!.id, { text: 'reply' });
-      const thread = await alice.client.listEmails({ thread_id: first.thread_id });
+      const first = await alice.client.email.send({ to: ['bob@agents.test'], subject: 'A', text: '1' });
+      await alice.client.email.send({ to: ['bob@agents.test'], subject: 'B', text: '2' });
+      const { messages } = await bob.client.email.list();
+      await bob.client.email.reply(messages.find((message) => message.subject === 'A')!.id, { text: 'reply' });
+      const thread = await alice.client.email.list({ thread_id: first.thread_id });
       expect(thread.messages.map((message) => message.subject)).toEqual(['Re: A']);
-      const sentThread = await alice.client.listEmails({ folder: 'sent', thread_id: first.thread_id });
+      const sentThread = await alice.client.email.list({ folder: 'sent', thread_id: first.thread_id });
       expect(sentThread.messages.map((message) => message.subject)).toEqual(['A']);
-      expect((await alice.client.listEmails({ thread_id: 'thr_unknown' })).messages).toEqual([]);
+      expect((await alice.client.email.list({ thread_id: 'thr_unknown' })).messages).toEqual([]);
     });
 
     it('has an empty drafts folder', async () => {
-      await alice.client.sendEmail({ to: ['alice@agents.test'], subject: 's', text: 't' });
-      expect(await alice.client.listEmails({ folder: 'drafts' })).toEqual({ messages: [], next_cursor: null });
+      await alice.client.email.send({ to: ['alice@agents.test'], subject: 's', text: 't' });
+      expect(await alice.client.email.list({ folder: 'drafts' })).toEqual({ messages: [], next_cursor: null });
     });
 
     it.each<[string, string, string]>([
@@ -271,17 +271,17 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
     });
 
     it("refuses a cursor of another folder's list", async () => {
-      for (let i = 0; i < 3; i++) await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 's', text: 't' });
-      const sent = await alice.client.listEmails({ folder: 'sent', limit: 1 });
-      await expectApiError(alice.client.listEmails({ folder: 'inbox', cursor: sent.next_cursor! }), 400, 'invalid_request', 'cursor');
+      for (let i = 0; i < 3; i++) await alice.client.email.send({ to: ['bob@agents.test'], subject: 's', text: 't' });
+      const sent = await alice.client.email.list({ folder: 'sent', limit: 1 });
+      await expectApiError(alice.client.email.list({ folder: 'inbox', cursor: sent.next_cursor! }), 400, 'invalid_request', 'cursor');
     });
   });
 
   describe('GET /v1/email/messages/{id}', () => {
     it('answers the full message and marks it read', async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'Read me', text: 'body', html: '<b>body</b>' });
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 'Read me', text: 'body', html: '<b>body</b>' });
       expect((await only(bob)).read).toBe(false);
-      const message: EmailMessage = await bob.client.getEmail(sent.message_id);
+      const message: EmailMessage = await bob.client.email.get(sent.message_id);
       expect(Object.keys(message).sort()).toEqual(
         ['attachments', 'bcc', 'cc', 'folder', 'from', 'headers', 'html', 'id', 'read', 'received_at', 'subject', 'text', 'thread_id', 'to'].sort(),
       );
@@ -289,30 +289,30 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
       expect((await only(bob)).read).toBe(true);
       const reads = (await world.sim.listEvents({ after: 0, limit: 1000 })).events.filter((event) => event.type === 'email.read');
       expect(reads).toHaveLength(1);
-      await bob.client.getEmail(sent.message_id);
+      await bob.client.email.get(sent.message_id);
       expect((await world.sim.listEvents({ after: 0, limit: 1000 })).events.filter((event) => event.type === 'email.read')).toHaveLength(1);
     });
 
     it("answers 404 for an unknown id and for another agent's message, without marking it read", async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 's', text: 't' });
-      await expectApiError(bob.client.getEmail('msg_doesnotexist'), 404, 'not_found');
-      await expectApiError(carol.client.getEmail(sent.message_id), 404, 'not_found');
-      await expectApiError(carol.client.replyToEmail(sent.message_id, { text: 'hijack' }), 404, 'not_found');
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 's', text: 't' });
+      await expectApiError(bob.client.email.get('msg_doesnotexist'), 404, 'not_found');
+      await expectApiError(carol.client.email.get(sent.message_id), 404, 'not_found');
+      await expectApiError(carol.client.email.reply(sent.message_id, { text: 'hijack' }), 404, 'not_found');
       expect((await only(bob)).read).toBe(false);
     });
   });
 
   describe('POST /v1/email/messages/{id}/reply', () => {
     it('threads three replies between two agents: one thread_id, Re: once, In-Reply-To and References chained', async () => {
-      const first = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'Project', text: 'Kick-off?' });
-      const r1 = await bob.client.replyToEmail(first.message_id, { text: 'Yes' });
-      const r2 = await alice.client.replyToEmail(r1.message_id, { text: 'Monday' });
-      const r3 = await bob.client.replyToEmail(r2.message_id, { text: 'Deal' });
+      const first = await alice.client.email.send({ to: ['bob@agents.test'], subject: 'Project', text: 'Kick-off?' });
+      const r1 = await bob.client.email.reply(first.message_id, { text: 'Yes' });
+      const r2 = await alice.client.email.reply(r1.message_id, { text: 'Monday' });
+      const r3 = await bob.client.email.reply(r2.message_id, { text: 'Deal' });
       for (const reply of [r1, r2, r3]) expect(reply.thread_id).toBe(first.thread_id);
 
       const chain = [first, r1, r2, r3].map((sent) => `<${sent.message_id}@agents.test>`);
       const readers = [bob, alice, bob, alice];
-      const messages = await Promise.all([first, r1, r2, r3].map((sent, i) => readers[i]!.client.getEmail(sent.message_id)));
+      const messages = await Promise.all([first, r1, r2, r3].map((sent, i) => readers[i]!.client.email.get(sent.message_id)));
       expect(messages.map((message) => message.subject)).toEqual(['Project', 'Re: Project', 'Re: Project', 'Re: Project']);
       expect(messages.map((message) => message.from)).toEqual(['alice@agents.test', 'bob@agents.test', 'alice@agents.test', 'bob@agents.test']);
       expect(messages.map((message) => message.to)).toEqual([['bob@agents.test'], ['alice@agents.test'], ['bob@agents.test'], ['alice@agents.test']]);
@@ -325,29 +325,29 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
       }
       // The whole conversation: each side's inbox and sent folders, filtered on the thread.
       for (const agent of [alice, bob]) {
-        const inbox = await agent.client.listEmails({ thread_id: first.thread_id });
-        const sent = await agent.client.listEmails({ folder: 'sent', thread_id: first.thread_id });
+        const inbox = await agent.client.email.list({ thread_id: first.thread_id });
+        const sent = await agent.client.email.list({ folder: 'sent', thread_id: first.thread_id });
         expect(inbox.messages).toHaveLength(2);
         expect(sent.messages).toHaveLength(2);
       }
     });
 
     it("sends a reply to one's own sent message to that message's recipients", async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test', 'carol@agents.test'], subject: 'Follow-up', text: 'first' });
-      const reply = await alice.client.replyToEmail(sent.message_id, { text: 'bump' });
-      expect((await alice.client.getEmail(reply.message_id)).to).toEqual(['bob@agents.test', 'carol@agents.test']);
-      for (const agent of [bob, carol]) expect((await agent.client.listEmails({ thread_id: sent.thread_id })).messages).toHaveLength(2);
-      expect((await alice.client.listEmails()).messages).toEqual([]);
+      const sent = await alice.client.email.send({ to: ['bob@agents.test', 'carol@agents.test'], subject: 'Follow-up', text: 'first' });
+      const reply = await alice.client.email.reply(sent.message_id, { text: 'bump' });
+      expect((await alice.client.email.get(reply.message_id)).to).toEqual(['bob@agents.test', 'carol@agents.test']);
+      for (const agent of [bob, carol]) expect((await agent.client.email.list({ thread_id: sent.thread_id })).messages).toHaveLength(2);
+      expect((await alice.client.email.list()).messages).toEqual([]);
     });
 
     it('keeps an existing Re: of any case as it is', async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'RE: quarterly numbers', text: 't' });
-      const reply = await bob.client.replyToEmail(sent.message_id, { text: 'ok' });
-      expect((await alice.client.getEmail(reply.message_id)).subject).toBe('RE: quarterly numbers');
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 'RE: quarterly numbers', text: 't' });
+      const reply = await bob.client.email.reply(sent.message_id, { text: 'ok' });
+      expect((await alice.client.email.get(reply.message_id)).subject).toBe('RE: quarterly numbers');
     });
 
     it('answers 201 with exactly message_id, thread_id and sent_at', async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 's', text: 't' });
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 's', text: 't' });
       const response = await world.raw(`/v1/email/messages/${sent.message_id}/reply`, jsonInit('POST', { html: '<p>ok</p>' }, bearer(bob.api_key)));
       expect(response.status).toBe(201);
       const body = (await response.json()) as Record<string, string>;
@@ -360,7 +360,7 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
       ['a to field (the recipient is derived)', { text: 't', to: ['eve@example.com'] }, 'to'],
       ['a subject field (it is derived)', { text: 't', subject: 'other' }, 'subject'],
     ])('refuses %s with 400 invalid_request', async (_what, body, param) => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 's', text: 't' });
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 's', text: 't' });
       await expectErrorResponse(await world.raw(`/v1/email/messages/${sent.message_id}/reply`, jsonInit('POST', body, bearer(bob.api_key))), 400, 'invalid_request', param);
     });
   });
@@ -368,7 +368,7 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
   describe('attachments', () => {
     it('serves the bytes byte-identical to the recipient and the sender at the url on {files_url}', async () => {
       const binary = new Uint8Array(randomBytes(4096));
-      const sent = await alice.client.sendEmail({
+      const sent = await alice.client.email.send({
         to: ['bob@agents.test'],
         subject: 'Files',
         text: 'see attached',
@@ -378,7 +378,7 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
         ],
       });
       expect((await only(bob)).has_attachments).toBe(true);
-      const message = await bob.client.getEmail(sent.message_id);
+      const message = await bob.client.email.get(sent.message_id);
       expect(message.attachments.map(({ filename, content_type, size }) => ({ filename, content_type, size }))).toEqual([
         { filename: 'data.bin', content_type: 'application/octet-stream', size: 4096 },
         { filename: 'résumé.txt', content_type: 'text/plain; charset=utf-8', size: 7 },
@@ -389,13 +389,13 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
         expect(attachment.url).toBe(`${world.runtime.config.filesUrl}/attachments/${attachment.attachment_id}`);
       }
       const [first, second] = message.attachments;
-      const download = await bob.client.downloadEmailAttachment(first!.attachment_id);
+      const download = await bob.client.email.downloadAttachment(first!.attachment_id);
       expect(Buffer.from(download.bytes).equals(Buffer.from(binary))).toBe(true);
       expect(download).toMatchObject({ filename: 'data.bin', content_type: 'application/octet-stream', size: 4096 });
-      expect(Buffer.from((await bob.client.downloadEmailAttachment(second!.attachment_id)).bytes).toString('utf8')).toBe('héllo\n');
+      expect(Buffer.from((await bob.client.email.downloadAttachment(second!.attachment_id)).bytes).toString('utf8')).toBe('héllo\n');
       // The sender's sent copy carries the same attachments.
-      expect((await alice.client.getEmail(sent.message_id)).attachments.map((attachment) => attachment.attachment_id)).toEqual(message.attachments.map((attachment) => attachment.attachment_id));
-      expect(Buffer.from((await alice.client.downloadEmailAttachment(first!.attachment_id)).bytes).equals(Buffer.from(binary))).toBe(true);
+      expect((await alice.client.email.get(sent.message_id)).attachments.map((attachment) => attachment.attachment_id)).toEqual(message.attachments.map((attachment) => attachment.attachment_id));
+      expect(Buffer.from((await alice.client.email.downloadAttachment(first!.attachment_id)).bytes).equals(Buffer.from(binary))).toBe(true);
 
       // Over the wire the url itself answers the owner's key only: 404 for anyone else, 401 without a key.
       const path = new URL(first!.url).pathname;
@@ -411,27 +411,27 @@ describe.each(TRANSPORTS)('email (%s)', (kind) => {
     });
 
     it("answers 404 for another agent's attachment and for an unknown one", async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'a.txt', content: b64('secret'), content_type: 'text/plain' }] });
-      const [attachment] = (await bob.client.getEmail(sent.message_id)).attachments;
-      await expectApiError(carol.client.downloadEmailAttachment(attachment!.attachment_id), 404, 'not_found');
-      await expectApiError(bob.client.downloadEmailAttachment('att_unknown'), 404, 'not_found');
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'a.txt', content: b64('secret'), content_type: 'text/plain' }] });
+      const [attachment] = (await bob.client.email.get(sent.message_id)).attachments;
+      await expectApiError(carol.client.email.downloadAttachment(attachment!.attachment_id), 404, 'not_found');
+      await expectApiError(bob.client.email.downloadAttachment('att_unknown'), 404, 'not_found');
     });
 
     it.runIf(kind !== 'in-process')('accepts a send body above the 1 MiB default (a 3 MiB attachment) and answers 413 above 35 MiB', async () => {
       const big = new Uint8Array(randomBytes(3 * 1024 * 1024));
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 'big', text: 't', attachments: [{ filename: 'big.bin', content: b64(big), content_type: 'application/octet-stream' }] });
-      const [attachment] = (await bob.client.getEmail(sent.message_id)).attachments;
-      expect(Buffer.from((await bob.client.downloadEmailAttachment(attachment!.attachment_id)).bytes).equals(Buffer.from(big))).toBe(true);
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 'big', text: 't', attachments: [{ filename: 'big.bin', content: b64(big), content_type: 'application/octet-stream' }] });
+      const [attachment] = (await bob.client.email.get(sent.message_id)).attachments;
+      expect(Buffer.from((await bob.client.email.downloadAttachment(attachment!.attachment_id)).bytes).equals(Buffer.from(big))).toBe(true);
       const oversized = JSON.stringify({ to: ['bob@agents.test'], subject: 'too big', text: 'x'.repeat(35 * 1024 * 1024 + 1) });
       await expectErrorResponse(await world.raw('/v1/email/send', jsonInit('POST', oversized, bearer(alice.api_key))), 413, 'payload_too_large');
-      expect((await bob.client.listEmails()).messages).toHaveLength(1);
+      expect((await bob.client.email.list()).messages).toHaveLength(1);
     });
 
     it('keeps an empty attachment', async () => {
-      const sent = await alice.client.sendEmail({ to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'empty.txt', content: '', content_type: 'text/plain' }] });
-      const [attachment] = (await bob.client.getEmail(sent.message_id)).attachments;
+      const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'empty.txt', content: '', content_type: 'text/plain' }] });
+      const [attachment] = (await bob.client.email.get(sent.message_id)).attachments;
       expect(attachment!.size).toBe(0);
-      expect((await bob.client.downloadEmailAttachment(attachment!.attachment_id)).bytes).toHaveLength(0);
+      expect((await bob.client.email.downloadAttachment(attachment!.attachment_id)).bytes).toHaveLength(0);
     });
   });
 });

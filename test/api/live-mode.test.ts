@@ -6,8 +6,8 @@ describe('live mode', () => {
   it('never signs credentials with the seed-derived (publicly reproducible) issuer key', async () => {
     const simulated = await createRuntime({ seed: 0 });
     const live = await createRuntime({ mode: 'live', adminToken: 'admin' });
-    const liveKey = (await live.anonymous().getDidDocument()).verificationMethod[0]!.publicKeyJwk;
-    const seedKey = (await simulated.anonymous().getDidDocument()).verificationMethod[0]!.publicKeyJwk;
+    const liveKey = (await live.anonymous().identity.didDocument()).verificationMethod[0]!.publicKeyJwk;
+    const seedKey = (await simulated.anonymous().identity.didDocument()).verificationMethod[0]!.publicKeyJwk;
     expect(liveKey.x).not.toBe(seedKey.x);
   });
 

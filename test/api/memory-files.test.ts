@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 const upload = (agent: TestAgent, fixture: Pick<Fixture, 'filename' | 'contentType' | 'bytes'>, idempotencyKey?: string) =>
-  agent.client.uploadFile({ filename: fixture.filename, content_type: fixture.contentType, data: fixture.bytes }, idempotencyKey === undefined ? {} : { idempotencyKey });
+  agent.client.memory.uploadFile({ filename: fixture.filename, content_type: fixture.contentType, data: fixture.bytes }, idempotencyKey === undefined ? {} : { idempotencyKey });
 
 /** A multipart body built by hand, for requests a client library would not send. */
 function multipart(parts: Array<{ name: string; filename?: string; type?: string; content: string }>): { body: string; headers: Record<string, string> } {
@@ -52,7 +52,7 @@ describe.each(TRANSPORTS)('memory files (%s)', (kind) => {
           indexed: true,
           created_at: expect.stringMatching(ISO_MS_Z),
         });
-        const { memories } = await alice.client.searchMemories({ query: fixture.phrase, limit: 3 });
+        const { memories } = await alice.client.memory.search({ query: fixture.phrase, limit: 3 });
         expect(memories[0]!.content.replace(/\s+/g, ' '), fixture.filename).toContain(fixture.phrase);
         expect(memories[0]!.metadata).toEqual({ source: 'file', file_id: file.file_id, file_name: fixture.filename, chunk_index: '0' });
       }
@@ -63,7 +63,7 @@ describe.each(TRANSPORTS)('memory files (%s)', (kind) => {
       paragraphs.push('The emergency exit code is amber walrus seven.');
       const file = await upload(alice, { filename: 'handbook.txt', contentType: 'text/plain', bytes: new TextEncoder().encode(paragraphs.join('\n')) });
       expect(file.indexed).toBe(true);
-      const { memories } = await alice.client.searchMemories({ query: 'emergency exit code amber walrus', limit: 50, metadata_filter: { file_id: file.file_id } });
+      const { memories } = await alice.client.memory.search({ query: 'emergency exit code amber walrus', limit: 50, metadata_filter: { file_id: file.file_id } });
       const indexes = memories.map((memory) => Number(memory.metadata.chunk_index)).sort((a, b) => a - b);
       expect(indexes.length).toBeGreaterThan(3);
       expect(indexes).toEqual(Array.from({ length: indexes.length }, (_, i) => i));
@@ -76,18 +76,18 @@ describe.each(TRANSPORTS)('memory files (%s)', (kind) => {
       const file = await upload(alice, png);
       expect(file.indexed).toBe(false);
       expect(file.size).toBe(7);
-      const { memories } = await alice.client.searchMemories({ query: 'photo', metadata_filter: { file_id: file.file_id } });
+      const { memories } = await alice.client.memory.search({ query: 'photo', metadata_filter: { file_id: file.file_id } });
       expect(memories).toEqual([]);
-      expect((await alice.client.downloadFile(file.file_id)).bytes).toEqual(png.bytes);
+      expect((await alice.client.memory.downloadFile(file.file_id)).bytes).toEqual(png.bytes);
     });
 
     it('goes by the extension when the client sends no content type, and stores an unreadable document unindexed', async () => {
-      const text = await alice.client.uploadFile({ filename: 'plain.txt', data: new TextEncoder().encode('Mauve pelicans audit the lighthouse') });
+      const text = await alice.client.memory.uploadFile({ filename: 'plain.txt', data: new TextEncoder().encode('Mauve pelicans audit the lighthouse') });
       expect(text.indexed).toBe(true);
-      expect((await alice.client.downloadFile(text.file_id)).content_type).toBe('text/plain');
-      const broken = await alice.client.uploadFile({ filename: 'broken.pdf', data: new TextEncoder().encode('not really a pdf') });
+      expect((await alice.client.memory.downloadFile(text.file_id)).content_type).toBe('text/plain');
+      const broken = await alice.client.memory.uploadFile({ filename: 'broken.pdf', data: new TextEncoder().encode('not really a pdf') });
       expect(broken.indexed).toBe(false);
-      expect((await alice.client.downloadFile(broken.file_id)).content_type).toBe('application/pdf');
+      expect((await alice.client.memory.downloadFile(broken.file_id)).content_type).toBe('application/pdf');
     });
 
     it('answers a repeat with the same Idempotency-Key and bytes with the first file, and 409 for other bytes', async () => {
@@ -95,13 +95,13 @@ describe.each(TRANSPORTS)('memory files (%s)', (kind) => {
       const first = await upload(alice, fixture, 'upload-1');
       const again = await upload(alice, fixture, 'upload-1');
       expect(again).toEqual(first);
-      expect((await alice.client.listFiles()).total).toBe(1);
+      expect((await alice.client.memory.listFiles()).total).toBe(1);
       await expectApiError(upload(alice, txtFixture('Different bytes'), 'upload-1'), 409, 'idempotency_conflict');
-      expect((await alice.client.listFiles()).total).toBe(1);
+      expect((await alice.client.memory.listFiles()).total).toBe(1);
     });
 
     it('refuses a call without a key with 401', async () => {
-      await expectApiError(world.anonymous.uploadFile({ filename: 'a.txt', data: new Uint8Array([1]) }), 401, 'unauthorized');
+      await expectApiError(world.anonymous.memory.uploadFile({ filename: 'a.txt', data: new Uint8Array([1]) }), 401, 'unauthorized');
     });
   });
 
@@ -109,11 +109,11 @@ describe.each(TRANSPORTS)('memory files (%s)', (kind) => {
     it("serves the bytes unchanged to the owner, and 404 to another agent and 401 without a key", async () => {
       const fixture = fixtures.find((candidate) => candidate.filename.endsWith('.pdf'))!;
       const file = await upload(alice, fixture);
-      const download = await alice.client.downloadFile(file.file_id);
+      const download = await alice.client.memory.downloadFile(file.file_id);
       expect(download).toEqual({ content_type: 'application/pdf', filename: 'report.pdf', size: fixture.bytes.byteLength, bytes: fixture.bytes });
-      await expectApiError(bob.client.downloadFile(file.file_id), 404, 'not_found');
-      await expectApiError(world.anonymous.downloadFile(file.file_id), 401, 'unauthorized');
-      await expectApiError(alice.client.downloadFile('file_unknown'), 404, 'not_found');
+      await expectApiError(bob.client.memory.downloadFile(file.file_id), 404, 'not_found');
+      await expectApiError(world.anonymous.memory.downloadFile(file.file_id), 401, 'unauthorized');
+      await expectApiError(alice.client.memory.downloadFile('file_unknown'), 404, 'not_found');
       const raw = await world.raw(`/files/files/${file.file_id}`, { headers: bearer(alice.api_key) });
       expect(raw.status).toBe(200);
       expect(raw.headers.get('content-type')).toBe('application/pdf');
@@ -126,18 +126,18 @@ describe.each(TRANSPORTS)('memory files (%s)', (kind) => {
       const created: FileObject[] = [];
       for (let i = 0; i < 5; i++) created.push(await upload(alice, { filename: `f${i}.txt`, contentType: 'text/plain', bytes: new TextEncoder().encode(`file ${i}`) }));
       await upload(bob, { filename: 'bob.txt', contentType: 'text/plain', bytes: new TextEncoder().encode('bob') });
-      const first = await alice.client.listFiles({ limit: 2 });
+      const first = await alice.client.memory.listFiles({ limit: 2 });
       expect(first.total).toBe(5);
       expect(first.files.map((file) => file.name)).toEqual(['f4.txt', 'f3.txt']);
       expect(first.next_cursor).toEqual(expect.any(String));
-      const second = await alice.client.listFiles({ limit: 2, cursor: first.next_cursor! });
+      const second = await alice.client.memory.listFiles({ limit: 2, cursor: first.next_cursor! });
       expect(second.files.map((file) => file.name)).toEqual(['f2.txt', 'f1.txt']);
-      const third = await alice.client.listFiles({ limit: 2, cursor: second.next_cursor! });
+      const third = await alice.client.memory.listFiles({ limit: 2, cursor: second.next_cursor! });
       expect(third.files.map((file) => file.name)).toEqual(['f0.txt']);
       expect(third.next_cursor).toBeNull();
       expect(third.total).toBe(5);
       expect(third.files[0]).toEqual(created[0]);
-      const all = await alice.client.listFiles();
+      const all = await alice.client.memory.listFiles();
       expect(all.files).toHaveLength(5);
       expect(all.next_cursor).toBeNull();
     });
@@ -147,7 +147,7 @@ describe.each(TRANSPORTS)('memory files (%s)', (kind) => {
       [{ limit: 101 }, 'limit'],
       [{ cursor: 'not-a-cursor' }, 'cursor'],
     ])('refuses %o with 400 invalid_request', async (query, param) => {
-      await expectApiError(alice.client.listFiles(query), 400, 'invalid_request', param);
+      await expectApiError(alice.client.memory.listFiles(query), 400, 'invalid_request', param);
     });
   });
 });
@@ -169,14 +169,14 @@ describe.each(TRANSPORTS)('memory uploads over the limit (%s)', (kind) => {
 
   it('answers 413 payload_too_large past the configured limit and keeps nothing', async () => {
     const big = new TextEncoder().encode('x'.repeat(200_000));
-    await expectApiError(alice.client.uploadFile({ filename: 'big.txt', data: big }), 413, 'payload_too_large');
+    await expectApiError(alice.client.memory.uploadFile({ filename: 'big.txt', data: big }), 413, 'payload_too_large');
     expect(readdirSync(directory)).toEqual([]);
-    expect((await alice.client.listFiles()).total).toBe(0);
-    expect((await alice.client.searchMemories({ query: 'x' })).memories).toEqual([]);
+    expect((await alice.client.memory.listFiles()).total).toBe(0);
+    expect((await alice.client.memory.search({ query: 'x' })).memories).toEqual([]);
     const events = (await world.sim.listEvents()).events.map((event) => event.type);
     expect(events).not.toContain('file.uploaded');
     // At the limit exactly is fine.
-    const exact = await alice.client.uploadFile({ filename: 'exact.txt', data: new Uint8Array(1000).fill(65) });
+    const exact = await alice.client.memory.uploadFile({ filename: 'exact.txt', data: new Uint8Array(1000).fill(65) });
     expect(exact.size).toBe(1000);
     expect(readdirSync(directory)).toHaveLength(1);
   });

@@ -23,7 +23,7 @@ describe.each(TRANSPORTS)('wallet (%s)', (kind) => {
   afterEach(() => world.close());
 
   it('GET /v1/wallet/balance shows fiat at 2 places and crypto at full precision', async () => {
-    expect(await alice.client.getBalance()).toEqual({
+    expect(await alice.client.wallet.getBalance()).toEqual({
       fiat: { usd: '100.00', eur: '0.00' },
       crypto: { usdc: '50.000000', eth: '1.000000000000000000', sol: '0.000000000' },
       updated_at: expect.stringMatching(ISO_MS_Z),
@@ -31,75 +31,75 @@ describe.each(TRANSPORTS)('wallet (%s)', (kind) => {
   });
 
   it('POST /v1/wallet/send moves money by handle and both sides see the same id', async () => {
-    const sent = await alice.client.sendPayment({ to: 'bob.agents.test', amount: '0.1', asset: 'eth', memo: 'thanks' });
+    const sent = await alice.client.wallet.send({ to: 'bob.agents.test', amount: '0.1', asset: 'eth', memo: 'thanks' });
     expect(sent).toEqual({ transaction_id: expect.stringMatching(/^txn_/), status: 'confirmed', fee: { amount: '0.000000000000000000', asset: 'eth' }, sent_at: expect.stringMatching(ISO_MS_Z) });
-    expect((await bob.client.getTransaction(sent.transaction_id)).direction).toBe('in');
-    expect((await bob.client.getBalance()).crypto.eth).toBe('0.100000000000000000');
+    expect((await bob.client.wallet.getTransaction(sent.transaction_id)).direction).toBe('in');
+    expect((await bob.client.wallet.getBalance()).crypto.eth).toBe('0.100000000000000000');
   });
 
   it('keeps an on-chain send pending until the clock reaches its confirmation', async () => {
-    const sent = await alice.client.sendPayment({ to: EVM, amount: '5', asset: 'usdc' });
+    const sent = await alice.client.wallet.send({ to: EVM, amount: '5', asset: 'usdc' });
     expect(sent.status).toBe('pending');
     await world.sim.advanceClock({ seconds: 3 });
-    expect((await alice.client.getTransaction(sent.transaction_id)).status).toBe('pending');
+    expect((await alice.client.wallet.getTransaction(sent.transaction_id)).status).toBe('pending');
     await world.sim.advanceClock({ seconds: 1 });
-    expect((await alice.client.getTransaction(sent.transaction_id)).status).toBe('confirmed');
+    expect((await alice.client.wallet.getTransaction(sent.transaction_id)).status).toBe('confirmed');
   });
 
   it('answers 402 insufficient_funds, 400 invalid_amount, invalid_recipient and unsupported_network with their param', async () => {
-    await expectApiError(alice.client.sendPayment({ to: 'bob', amount: '100.01', asset: 'usd' }), 402, 'insufficient_funds');
-    await expectApiError(alice.client.sendPayment({ to: 'bob', amount: '1.', asset: 'usd' }), 400, 'invalid_amount', 'amount');
-    await expectApiError(alice.client.sendPayment({ to: 'iban:DE00', amount: '1', asset: 'usd' }), 400, 'invalid_recipient', 'to');
-    await expectApiError(alice.client.sendPayment({ to: 'bob', amount: '1', asset: 'usd', network: 'base' }), 400, 'unsupported_network', 'network');
-    await expectApiError(alice.client.sendPayment({ to: 'zed', amount: '1', asset: 'usd' }), 404, 'recipient_not_found', 'to');
-    expect((await alice.client.getBalance()).fiat.usd).toBe('100.00');
+    await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '100.01', asset: 'usd' }), 402, 'insufficient_funds');
+    await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '1.', asset: 'usd' }), 400, 'invalid_amount', 'amount');
+    await expectApiError(alice.client.wallet.send({ to: 'iban:DE00', amount: '1', asset: 'usd' }), 400, 'invalid_recipient', 'to');
+    await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '1', asset: 'usd', network: 'base' }), 400, 'unsupported_network', 'network');
+    await expectApiError(alice.client.wallet.send({ to: 'zed', amount: '1', asset: 'usd' }), 404, 'recipient_not_found', 'to');
+    expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('100.00');
   });
 
   it('GET /v1/wallet/transactions pages with cursors and filters', async () => {
-    for (let i = 0; i < 3; i++) await alice.client.sendPayment({ to: 'bob', amount: '1', asset: 'usd' });
-    const first = await alice.client.listTransactions({ limit: 2, asset: 'usd' });
+    for (let i = 0; i < 3; i++) await alice.client.wallet.send({ to: 'bob', amount: '1', asset: 'usd' });
+    const first = await alice.client.wallet.listTransactions({ limit: 2, asset: 'usd' });
     expect(first.transactions).toHaveLength(2);
-    const second = await alice.client.listTransactions({ limit: 2, asset: 'usd', cursor: first.next_cursor! });
+    const second = await alice.client.wallet.listTransactions({ limit: 2, asset: 'usd', cursor: first.next_cursor! });
     expect(second.transactions.map((record) => record.direction)).toEqual(['out', 'in']);
     expect(second.next_cursor).toBeNull();
-    expect((await bob.client.listTransactions({ direction: 'out' })).transactions).toEqual([]);
-    await expectApiError(alice.client.listTransactions({ limit: 101 }), 400, 'invalid_request', 'limit');
+    expect((await bob.client.wallet.listTransactions({ direction: 'out' })).transactions).toEqual([]);
+    await expectApiError(alice.client.wallet.listTransactions({ limit: 101 }), 400, 'invalid_request', 'limit');
   });
 
   it('creates, shows and pays an invoice; paying twice changes nothing', async () => {
-    const invoice = await alice.client.createInvoice({ to: 'carol@example.com', amount: '20', currency: 'usd', due_date: '2026-03-01' });
+    const invoice = await alice.client.wallet.createInvoice({ to: 'carol@example.com', amount: '20', currency: 'usd', due_date: '2026-03-01' });
     expect(invoice.payment_url).toBe(`${world.runtime.config.payUrl}/invoices/${invoice.invoice_id}`);
     const paid = await world.sim.payInvoice(invoice.invoice_id, { method: 'bank_transfer' });
     expect(paid.status).toBe('paid');
     expect(await world.sim.payInvoice(invoice.invoice_id, { method: 'card' })).toEqual(paid);
-    expect(await alice.client.getInvoice(invoice.invoice_id)).toEqual(paid);
-    expect((await alice.client.getBalance()).fiat.usd).toBe('120.00');
-    await expectApiError(bob.client.getInvoice(invoice.invoice_id), 404, 'not_found');
+    expect(await alice.client.wallet.getInvoice(invoice.invoice_id)).toEqual(paid);
+    expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('120.00');
+    await expectApiError(bob.client.wallet.getInvoice(invoice.invoice_id), 404, 'not_found');
   });
 
   it('issues cards, lists them and charges them through the control plane', async () => {
-    const card = await alice.client.createCard({ limit: '10', currency: 'usd', label: 'api' });
-    expect(await alice.client.listCards()).toEqual({ cards: [card], next_cursor: null });
+    const card = await alice.client.wallet.createCard({ limit: '10', currency: 'usd', label: 'api' });
+    expect(await alice.client.wallet.listCards()).toEqual({ cards: [card], next_cursor: null });
     expect(await world.sim.chargeCard(card.card_id, { amount: '10', merchant: 'M' })).toEqual({ approved: true, transaction_id: expect.any(String) });
     expect(await world.sim.chargeCard(card.card_id, { amount: '0.01', merchant: 'M' })).toEqual({ approved: false, decline_reason: 'spending_limit' });
-    expect((await alice.client.getBalance()).fiat.usd).toBe('90.00');
+    expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('90.00');
   });
 
   it('funds a wallet, injects a failure and reports the ledger through the control plane', async () => {
     await world.sim.fundWallet({ handle: 'bob', asset: 'eur', amount: '5' });
     await world.sim.addWalletFailure({ recipient: 'iban:DE89370400440532013000' });
-    const sent = await bob.client.sendPayment({ to: 'iban:DE89 3704 0044 0532 0130 00', amount: '4', asset: 'eur' });
+    const sent = await bob.client.wallet.send({ to: 'iban:DE89 3704 0044 0532 0130 00', amount: '4', asset: 'eur' });
     await world.sim.advanceClock({ seconds: 86_400 });
-    expect((await bob.client.getTransaction(sent.transaction_id)).status).toBe('failed');
-    expect((await bob.client.getBalance()).fiat.eur).toBe('5.00');
-    expect((await world.sim.getWalletLedger()).assets.eur).toEqual({ funded_in: '5.00', held: '5.00', fees_collected: '0.00', sent_out: '0.00' });
+    expect((await bob.client.wallet.getTransaction(sent.transaction_id)).status).toBe('failed');
+    expect((await bob.client.wallet.getBalance()).fiat.eur).toBe('5.00');
+    expect((await world.sim.walletLedger()).assets.eur).toEqual({ funded_in: '5.00', held: '5.00', fees_collected: '0.00', sent_out: '0.00' });
     await world.sim.clearWalletFailures();
   });
 
   it('replays a retried send with the same Idempotency-Key and moves money once', async () => {
-    const first = await alice.client.sendPayment({ to: 'bob', amount: '3', asset: 'usd' }, { idempotencyKey: 'retry-1' });
-    expect(await alice.client.sendPayment({ to: 'bob', amount: '3', asset: 'usd' }, { idempotencyKey: 'retry-1' })).toEqual(first);
-    expect((await bob.client.getBalance()).fiat.usd).toBe('3.00');
+    const first = await alice.client.wallet.send({ to: 'bob', amount: '3', asset: 'usd' }, { idempotencyKey: 'retry-1' });
+    expect(await alice.client.wallet.send({ to: 'bob', amount: '3', asset: 'usd' }, { idempotencyKey: 'retry-1' })).toEqual(first);
+    expect((await bob.client.wallet.getBalance()).fiat.usd).toBe('3.00');
   });
 });
 

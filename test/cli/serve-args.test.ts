@@ -16,7 +16,7 @@ describe('agent-services serve --issuer-key', () => {
     writeFileSync(file, JSON.stringify(jwk));
     const first = await createRuntime(parseServeArgs(['--live', '--admin-token', 't', '--issuer-key', file]).runtime);
     const second = await createRuntime(parseServeArgs(['--live', '--admin-token', 't', '--issuer-key', file]).runtime);
-    const keyOf = async (runtime: typeof first) => (await runtime.anonymous().getDidDocument()).verificationMethod[0]!.publicKeyJwk;
+    const keyOf = async (runtime: typeof first) => (await runtime.anonymous().identity.didDocument()).verificationMethod[0]!.publicKeyJwk;
     expect((await keyOf(first)).x).toBe(jwk.x);
     expect((await keyOf(second)).x).toBe(jwk.x);
   });

@@ -138,7 +138,7 @@ describe.skipIf(!hasBrowser)('hosted invoice page in a real browser (Chromium)',
     const sim = runtime.simClient();
     const created = await sim.createAgent({ name: 'alice', display_name: 'Alice' });
     const alice = runtime.agent(created.api_key);
-    const invoice = await alice.createInvoice({ to: 'carol@example.com', amount: '99.95', currency: 'usd', description: '<b>Annual</b> plan', due_date: '2026-06-30' });
+    const invoice = await alice.wallet.createInvoice({ to: 'carol@example.com', amount: '99.95', currency: 'usd', description: '<b>Annual</b> plan', due_date: '2026-06-30' });
 
     const tab = await Tab.open(browser);
     await tab.goto(invoice.payment_url);
@@ -155,11 +155,11 @@ describe.skipIf(!hasBrowser)('hosted invoice page in a real browser (Chromium)',
     expect(await tab.text('#status')).toBe('Paid');
     expect(await tab.text('#paid-confirmation')).toContain('Paid on');
     expect(await tab.evaluate<number>('document.forms.length')).toBe(0);
-    expect((await alice.getInvoice(invoice.invoice_id)).status).toBe('paid');
-    expect((await alice.getBalance()).fiat.usd).toBe('99.95');
+    expect((await alice.wallet.getInvoice(invoice.invoice_id)).status).toBe('paid');
+    expect((await alice.wallet.getBalance()).fiat.usd).toBe('99.95');
 
     await tab.goto(invoice.payment_url);
     expect(await tab.text('#status')).toBe('Paid');
-    expect((await alice.getBalance()).fiat.usd).toBe('99.95');
+    expect((await alice.wallet.getBalance()).fiat.usd).toBe('99.95');
   });
 });

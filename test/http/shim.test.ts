@@ -388,7 +388,7 @@ describe.each(RAW_TRANSPORTS)('the HTTP shim (%s)', (kind: RawTransportKind) => 
       const w = await open();
       for (const name of ['alice', 'bob', 'carol']) await w.sim.createAgent({ name });
       const { api_key } = await w.sim.createAgent({ name: 'dave' });
-      await w.agent(api_key).updateProfile({ bio: 'hi' });
+      await w.agent(api_key).identity.updateProfile({ bio: 'hi' });
       const page = (await (await w.raw('/_sim/events?limit=1000')).json()) as EventPage;
       expect(page.has_more).toBe(false);
       expect(page.events.map((event) => event.seq)).toEqual(page.events.map((_, index) => index + 1));

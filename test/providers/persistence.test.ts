@@ -20,7 +20,7 @@ afterEach(() => {
 async function playHistory(runtime: Runtime) {
   const alice = await runtime.createAgent({ name: 'alice', display_name: 'Alice' });
   const bob = await runtime.createAgent({ name: 'bob' });
-  await runtime.agent(alice.api_key).updateProfile({ bio: 'buys things', avatar_url: 'https://example.com/a.png' });
+  await runtime.agent(alice.api_key).identity.updateProfile({ bio: 'buys things', avatar_url: 'https://example.com/a.png' });
   await runtime.sim.advance({ seconds: 3600 });
   return { alice, bob };
 }
@@ -34,16 +34,16 @@ describe('a runtime persisted to a JSON file', () => {
   it('comes back with the same agents, keys, clock and event log after a restart', async () => {
     const first = await createRuntime({ persistence: new JsonFilePersistence(file), seed: 1 });
     const { alice, bob } = await playHistory(first);
-    const aliceProfile = await first.agent(alice.api_key).getProfile();
-    const bobPublic = await first.anonymous().getPublicProfile('bob');
+    const aliceProfile = await first.agent(alice.api_key).identity.getProfile();
+    const bobPublic = await first.anonymous().identity.getPublicProfile('bob');
     const clock = first.sim.clock();
     const events = allEvents(first);
     await first.close();
 
     const second = await createRuntime({ persistence: new JsonFilePersistence(file), seed: 1 });
-    expect(await second.anonymous().getPublicProfile('bob')).toEqual(bobPublic);
-    expect(await second.agent(alice.api_key).getProfile()).toEqual(aliceProfile);
-    expect((await second.agent(bob.api_key).getProfile()).agent_id).toBe(bob.agent_id);
+    expect(await second.anonymous().identity.getPublicProfile('bob')).toEqual(bobPublic);
+    expect(await second.agent(alice.api_key).identity.getProfile()).toEqual(aliceProfile);
+    expect((await second.agent(bob.api_key).identity.getProfile()).agent_id).toBe(bob.agent_id);
     expect(aliceProfile.bio).toBe('buys things');
     expect(second.sim.clock()).toEqual(clock);
     expect(clock.now).toBe('2026-01-01T01:00:00.000Z');
@@ -102,7 +102,7 @@ describe('a runtime persisted to a JSON file', () => {
     await runtime.close();
 
     const reloaded = await createRuntime({ persistence: new JsonFilePersistence(file), seed: 1 });
-    for (const agent of created) expect((await reloaded.agent(agent.api_key).getProfile()).handle).toBe(agent.handle);
+    for (const agent of created) expect((await reloaded.agent(agent.api_key).identity.getProfile()).handle).toBe(agent.handle);
     expect(reloaded.sim.snapshot()).toEqual(runtime.sim.snapshot());
     await reloaded.close();
   });

@@ -81,15 +81,15 @@ class Driver {
         const key = this.keyFor(step.agent);
         if (!key) return 'no agent yet';
         const { kind: _kind, agent: _agent, ...body } = step;
-        return rt.agent(key).updateProfile(body);
+        return rt.agent(key).identity.updateProfile(body);
       }
       case 'advance':
         return rt.sim.advance({ seconds: step.seconds });
       case 'read': {
         const key = this.keyFor(step.agent);
         if (!key) return rt.sim.clock();
-        const profile = await rt.agent(key).getProfile();
-        return [profile, await rt.anonymous().getPublicProfile(profile.handle)];
+        const profile = await rt.agent(key).identity.getProfile();
+        return [profile, await rt.anonymous().identity.getPublicProfile(profile.handle)];
       }
       case 'fail':
         switch (step.variant) {
@@ -98,13 +98,13 @@ class Driver {
           case 'reserved':
             return rt.simClient().createAgent({ name: 'postmaster' });
           case 'unknown-key':
-            return rt.agent('sk_unknown').updateProfile({ bio: 'x' });
+            return rt.agent('sk_unknown').identity.updateProfile({ bio: 'x' });
           case 'bad-avatar':
-            return rt.agent(this.keyFor(0) ?? 'sk_none').updateProfile({ avatar_url: 'http://insecure.test/a.png' });
+            return rt.agent(this.keyFor(0) ?? 'sk_none').identity.updateProfile({ avatar_url: 'http://insecure.test/a.png' });
           case 'past':
             return rt.sim.advance({ to: '2000-01-01T00:00:00.000Z' });
           case 'unknown-handle':
-            return rt.anonymous().getPublicProfile('nobody-here');
+            return rt.anonymous().identity.getPublicProfile('nobody-here');
         }
     }
   }

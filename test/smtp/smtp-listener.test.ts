@@ -53,10 +53,10 @@ describe('SMTP listener', () => {
     expect(info.accepted).toEqual(['bob@agents.test']);
     expect(info.response).toMatch(/^250 .*queued as msg_/);
 
-    const { messages } = await bob.listEmails();
+    const { messages } = await bob.email.list();
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ from: 'zoe@example.com', subject: 'Grüße 👋 — 東京', has_attachments: true, read: false });
-    const message = await bob.getEmail(messages[0]!.id);
+    const message = await bob.email.get(messages[0]!.id);
     expect(message.text).toBe('Hallo Bob,\nanbei zwei Dateien.');
     expect(message.html).toBe('<p>Hallo Bob, <b>anbei</b> zwei Dateien.</p>');
     expect(message.headers['Message-ID']).toBe(info.messageId);
@@ -79,7 +79,7 @@ describe('SMTP listener', () => {
     const mallory = (await runtime.createAgent({ name: 'mallory' })).api_key;
     expect((await fetch(message.attachments[0]!.url, { headers: { authorization: `Bearer ${mallory}` } })).status).toBe(404);
     const received = runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.received');
-    expect(received.map((event) => event.agent_id)).toEqual([(await bob.getProfile()).agent_id]);
+    expect(received.map((event) => event.agent_id)).toEqual([(await bob.identity.getProfile()).agent_id]);
   });
 
   it('stores text-only and html-only mail from nodemailer as written: no added line break, no made-up part', async () => {
@@ -87,8 +87,8 @@ describe('SMTP listener', () => {
     await transport.sendMail({ from: 'a@example.com', to: 'bob@agents.test', subject: 'text only', text: 'Hello' });
     await transport.sendMail({ from: 'Ann <a@example.com>', to: 'Bob <bob@agents.test>', subject: 'html only', html: '<p>Hi</p>' });
     transport.close();
-    const { messages } = await bob.listEmails();
-    const bySubject = Object.fromEntries(await Promise.all(messages.map(async (listed) => [listed.subject, await bob.getEmail(listed.id)] as const)));
+    const { messages } = await bob.email.list();
+    const bySubject = Object.fromEntries(await Promise.all(messages.map(async (listed) => [listed.subject, await bob.email.get(listed.id)] as const)));
     expect(bySubject['text only']).toMatchObject({ text: 'Hello', html: null, from: 'a@example.com' });
     expect(bySubject['html only']).toMatchObject({ text: null, html: '<p>Hi</p>', from: 'a@example.com', to: ['bob@agents.test'] });
     expect(messages.find((listed) => listed.subject === 'html only')!.snippet).toBe('Hi');
@@ -109,9 +109,9 @@ describe('SMTP listener', () => {
     } finally {
       session.close();
     }
-    const { messages } = await bob.listEmails();
+    const { messages } = await bob.email.list();
     expect(messages.map((message) => message.subject)).toEqual(['Café ☕']);
-    expect((await bob.getEmail(messages[0]!.id)).text).toBe('one line\n.a line starting with a dot');
+    expect((await bob.email.get(messages[0]!.id)).text).toBe('one line\n.a line starting with a dot');
   });
 
   it('answers DATA without an accepted recipient with 503', async () => {
@@ -124,7 +124,7 @@ describe('SMTP listener', () => {
     } finally {
       session.close();
     }
-    expect((await bob.listEmails()).messages).toEqual([]);
+    expect((await bob.email.list()).messages).toEqual([]);
   });
 
   it('announces its size limit and refuses a larger message with 552', async () => {
@@ -140,13 +140,13 @@ describe('SMTP listener', () => {
       session.close();
       await small.close();
     }
-    expect((await bob.listEmails()).messages).toEqual([]);
+    expect((await bob.email.list()).messages).toEqual([]);
   });
 
   it('stores the same message for the same bytes as POST /_sim/email/inbound with raw', async () => {
     const viaSim = await createRuntime({ seed: 1 });
     await viaSim.createAgent({ name: 'bob' });
-    await viaSim.simClient().deliverInboundEmail({ raw: RAW });
+    await viaSim.simClient().emailInbound({ raw: RAW });
 
     const session = await openSmtp(smtp.port);
     try {

@@ -70,7 +70,7 @@ describe('SmtpMailTransport (outbound mail through a real relay)', () => {
 
   it("delivers an agent's outbound mail to the relay intact: headers, bodies, attachments; agents and bcc not in the envelope's headers", async () => {
     const binary = randomBytes(20_000);
-    const sent = await alice.sendEmail({
+    const sent = await alice.email.send({
       to: ['ext@example.com', 'bob@agents.test'],
       cc: ['copy@example.org'],
       bcc: ['hidden@example.net'],
@@ -98,17 +98,17 @@ describe('SmtpMailTransport (outbound mail through a real relay)', () => {
     expect(parsed.attachments[1]!.content.toString()).toBe('read me');
 
     // bob got it in-process, not through the relay.
-    expect((await bob.listEmails()).messages.map((message) => message.id)).toEqual([sent.message_id]);
+    expect((await bob.email.list()).messages.map((message) => message.id)).toEqual([sent.message_id]);
     const [record] = (await runtime.simClient().emailOutbox()).messages;
     expect(record).toMatchObject({ status: 'sent', accepted: ['ext@example.com', 'copy@example.org', 'hidden@example.net'], rejected: [], error: null });
     expect(runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.outbound')).toHaveLength(1);
   });
 
   it('carries In-Reply-To and References of a reply to an outside sender', async () => {
-    const inbound = await runtime.simClient().deliverInboundEmail({
+    const inbound = await runtime.simClient().emailInbound({
       raw: 'From: ext@example.com\r\nTo: alice@agents.test\r\nSubject: Question\r\nMessage-ID: <q1@example.com>\r\nReferences: <q0@example.com>\r\n\r\nHow?\r\n',
     });
-    const reply = await alice.replyToEmail(inbound.message_id, { text: 'Like this.' });
+    const reply = await alice.email.reply(inbound.message_id, { text: 'Like this.' });
     const [{ parsed, envelope }] = relay.received as [Received];
     expect(envelope.to).toEqual(['ext@example.com']);
     expect(parsed.subject).toBe('Re: Question');
@@ -119,7 +119,7 @@ describe('SmtpMailTransport (outbound mail through a real relay)', () => {
   });
 
   it('records recipients the relay refuses as rejected with email.delivery_failed, the others as sent', async () => {
-    const sent = await alice.sendEmail({ to: ['ok@example.com', 'nobody@refused.example'], subject: 's', text: 't' });
+    const sent = await alice.email.send({ to: ['ok@example.com', 'nobody@refused.example'], subject: 's', text: 't' });
     expect(relay.received.map((message) => message.envelope.to)).toEqual([['ok@example.com']]);
     const [record] = (await runtime.simClient().emailOutbox()).messages;
     expect(record).toMatchObject({ status: 'sent', accepted: ['ok@example.com'], rejected: ['nobody@refused.example'] });
@@ -129,12 +129,12 @@ describe('SmtpMailTransport (outbound mail through a real relay)', () => {
 
   it('still answers 201 when the relay is unreachable, and records the message as failed', async () => {
     await relay.close();
-    const sent = await alice.sendEmail({ to: ['ext@example.com'], subject: 's', text: 't' });
+    const sent = await alice.email.send({ to: ['ext@example.com'], subject: 's', text: 't' });
     expect(sent.message_id).toMatch(/^msg_/);
     const [record] = (await runtime.simClient().emailOutbox()).messages;
     expect(record).toMatchObject({ status: 'failed', accepted: [], rejected: ['ext@example.com'] });
     expect(record!.error).toMatch(/ECONNREFUSED|connect/i);
-    expect((await alice.listEmails({ folder: 'sent' })).messages.map((message) => message.id)).toEqual([sent.message_id]);
+    expect((await alice.email.list({ folder: 'sent' })).messages.map((message) => message.id)).toEqual([sent.message_id]);
     relay = await startRelay();
   });
 });

@@ -14,6 +14,12 @@ export interface DispatchRequest {
   /** The bearer credential (API key or admin token), without the `Bearer ` prefix. */
   bearer?: string | null;
   idempotencyKey?: string | null;
+  /** Request headers, names lower-cased (provider callbacks read signatures from them). */
+  headers?: Record<string, string>;
+  /** The exact body bytes, kept for routes declared with `rawBody: true`. */
+  rawBody?: Uint8Array;
+  /** Aborted when the caller goes away (a closed socket). */
+  signal?: AbortSignal;
 }
 
 /** The answer: status, JSON body (null for 204) and extra headers. */
@@ -46,6 +52,8 @@ export class Dispatcher {
     private readonly callers: CallerPolicy,
     private readonly idempotency: IdempotencyKeys,
     private readonly onInternalError: InternalErrorSink = () => {},
+    /** Aborted when the runtime closes: every call's `signal` follows it. */
+    private readonly lifetime: AbortSignal = new AbortController().signal,
   ) {
     for (const route of routes) {
       if (this.routes.has(route.definition.id)) throw new Error(`duplicate route ${route.definition.id}`);
@@ -64,7 +72,7 @@ export class Dispatcher {
     if (!route) return errorResult(new ApiError('not_found', 'no such route'));
     const { definition } = route;
     try {
-      const context = this.authenticate(definition, request.bearer ?? null);
+      const context = this.contextOf(definition, request);
       const params = definition.params ? parseInput(definition.params, request.params ?? {}) : undefined;
       const query = definition.query ? parseInput(definition.query, request.query ?? {}) : undefined;
       const body = definition.upload
@@ -133,20 +141,45 @@ export class Dispatcher {
     return claimed ? settle(claimed, result) : result;
   }
 
-  private authenticate(definition: RouteDefinition, bearer: string | null): CallContext {
-    if (definition.auth === 'public') return { agentId: null };
+  /** The call context: who is calling (authenticated here), the signal, headers and raw body. */
+  private contextOf(definition: RouteDefinition, request: DispatchRequest): CallContext {
+    const context: CallContext = {
+      agentId: this.authenticate(definition, request.bearer ?? null),
+      signal: request.signal ? this.callSignal(request.signal) : this.lifetime,
+      headers: request.headers ?? NO_HEADERS,
+    };
+    if (definition.rawBody) context.rawBody = request.rawBody ?? new Uint8Array();
+    return context;
+  }
+
+  /**
+   * The caller's signal combined with the runtime's lifetime, made once per caller signal: the HTTP
+   * server passes one signal per connection, and AbortSignal.any costs more than a whole request.
+   */
+  private callSignal(signal: AbortSignal): AbortSignal {
+    let combined = this.combinedSignals.get(signal);
+    if (!combined) this.combinedSignals.set(signal, (combined = AbortSignal.any([signal, this.lifetime])));
+    return combined;
+  }
+
+  private readonly combinedSignals = new WeakMap<AbortSignal, AbortSignal>();
+
+  private authenticate(definition: RouteDefinition, bearer: string | null): string | null {
+    if (definition.auth === 'public') return null;
     if (definition.auth === 'admin') {
       const verdict = this.callers.adminAllowed(bearer);
       if (verdict === 'hidden') throw new ApiError('not_found', 'no such route');
       if (verdict === 'unauthorized') throw new ApiError('unauthorized', 'a valid admin token is required');
-      return { agentId: null };
+      return null;
     }
     if (!bearer) throw new ApiError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
     const agentId = this.callers.agentFor(bearer);
     if (!agentId) throw new ApiError('unauthorized', 'unknown API key');
-    return { agentId };
+    return agentId;
   }
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The uploaded file of an upload route. @throws ApiError 400 invalid_request on `field` when there is none */
 function uploadOf(body: unknown, field: string): UploadedFile {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { BinaryBody, ReceivedUpload } from './binary.js';
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -38,6 +39,11 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
    * enforces its own size limit while it stores the bytes).
    */
   upload?: { field: string };
+  /**
+   * The handler receives the exact request bytes as `context.rawBody` (signed provider callbacks
+   * verify a signature over them); the body is still parsed by `body` when one is declared.
+   */
+  rawBody?: true;
   /** Success status: 201 for creates, 204 for deletes, 200 otherwise (DECISIONS.md). */
   status: 200 | 201 | 204;
 }
@@ -49,9 +55,15 @@ export interface RouteInput<P, Q, B> {
   body: B;
 }
 
-/** Who is calling: the authenticated agent, or null on public and admin routes. */
+/** Who is calling and how: the authenticated agent (null on public and admin routes) and the request around it. */
 export interface CallContext {
   agentId: string | null;
+  /** Aborted when the caller goes away or the runtime closes; long work (runs, fetches) stops on it. */
+  signal: AbortSignal;
+  /** Request headers with lower-cased names (empty in-process unless the caller gave some). */
+  headers: Readonly<Record<string, string>>;
+  /** The exact request body bytes, on routes declared with `rawBody: true`. */
+  rawBody?: Uint8Array;
 }
 
 /** The service function behind a route. */
@@ -63,22 +75,30 @@ export interface BoundRoute {
   handle: RouteHandler<unknown, unknown, unknown, unknown>;
 }
 
-/** Declares a route, keeping its schema types for {@link bindRoute}. */
-export function defineRoute<P = undefined, Q = undefined, B = undefined, R = undefined>(
-  definition: RouteDefinition<P, Q, B, R>,
-): RouteDefinition<P, Q, B, R> {
+/** The parsed value of a route's schema `K`, or undefined when the route has none. */
+type Parsed<D, K extends 'params' | 'query' | 'body' | 'response'> = D extends { [key in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+/** What a route's handler receives: parsed params, query and body (an upload's stream on upload routes). */
+export type HandlerInput<D> = RouteInput<Parsed<D, 'params'>, Parsed<D, 'query'>, D extends { upload: object } ? ReceivedUpload : Parsed<D, 'body'>>;
+
+/** What a route's handler answers: bytes on binary routes, nothing on 204, else the response schema's value. */
+export type HandlerOutput<D> = D extends { binary: true } ? BinaryBody : D extends { status: 204 } ? void : Parsed<D, 'response'>;
+
+/**
+ * Declares a route. The literal definition's type is kept whole (schemas, method, status), so the
+ * handler's input and output and the derived client's method are typed from it.
+ */
+export function defineRoute<const D extends RouteDefinition<any, any, any, any>>(definition: D): D {
   return definition;
 }
 
 /** Attaches a handler to a route definition, type-checked against the route's schemas. */
-export function bindRoute<P, Q, B, R>(definition: RouteDefinition<P, Q, B, R>, handle: RouteHandler<P, Q, B, R>): BoundRoute {
+export function bindRoute<D extends RouteDefinition<any, any, any, any>>(
+  definition: D,
+  handle: (context: CallContext, input: HandlerInput<D>) => HandlerOutput<D> | Promise<HandlerOutput<D>>,
+): BoundRoute {
   return { definition, handle } as unknown as BoundRoute;
 }
-
-/** Input type of a route, for clients. */
-export type InputOf<D> = D extends RouteDefinition<infer P, infer Q, infer B, unknown> ? RouteInput<P, Q, B> : never;
-/** Response type of a route, for clients. */
-export type OutputOf<D> = D extends RouteDefinition<unknown, unknown, unknown, infer R> ? R : never;
 
 /** Fills `{name}` placeholders of a route path with URL-encoded values. */
 export function fillPath(path: string, params: Record<string, string> | undefined): string {

@@ -1,6 +1,5 @@
-import type { Download } from '../api/binary.js';
 import { bindRoute, callerOf, type BoundRoute } from '../api/route.js';
-import { emailRoutes as routes } from './email.routes.js';
+import { emailRoutes as routes, emailSimRoutes as simRoutes } from './email.routes.js';
 import type { EmailService } from './email.service.js';
 import type { InboundMailService } from './inbound.service.js';
 import type { OutboundDelivery } from './outbound.js';
@@ -12,9 +11,8 @@ export function emailHandlers(email: EmailService, inbound: InboundMailService, 
     bindRoute(routes.list, (context, { query }) => email.list(callerOf(context), query)),
     bindRoute(routes.get, (context, { params }) => email.get(callerOf(context), params.id)),
     bindRoute(routes.reply, (context, { params, body }) => email.reply(callerOf(context), params.id, body)),
-    // The handler answers a BinaryBody; every transport turns it into the Download clients receive.
-    bindRoute(routes.downloadAttachment, (context, { params }) => email.download(callerOf(context), params.attachment_id) as unknown as Download),
-    bindRoute(routes.simInbound, (_context, { body }) => inbound.receive(body)),
-    bindRoute(routes.simOutbox, () => outbound.outbox()),
+    bindRoute(routes.downloadAttachment, (context, { params }) => email.download(callerOf(context), params.attachment_id)),
+    bindRoute(simRoutes.emailInbound, (_context, { body }) => inbound.receive(body)),
+    bindRoute(simRoutes.emailOutbox, () => outbound.outbox()),
   ];
 }

@@ -1,4 +1,3 @@
-import type { Download } from '../api/binary.js';
 import { defineRoute } from '../api/route.js';
 import {
   AttachmentParams,
@@ -37,17 +36,21 @@ export const emailRoutes = {
     summary: "Replies in the message's thread: to its sender, or to its recipients for the agent's own sent mail; subject prefixed Re: once.",
     params: EmailIdParams, body: ReplyEmailBody, response: SentEmail, maxBodyBytes: EMAIL_MAX_BODY_BYTES,
   }),
-  downloadAttachment: defineRoute<AttachmentParams, undefined, undefined, Download>({
+  downloadAttachment: defineRoute({
     id: 'email.downloadAttachment', method: 'GET', path: '/files/attachments/{attachment_id}', auth: 'agent', tag: 'email', status: 200,
     summary: "The bytes of an attachment of one of the agent's messages (404 for anyone else).",
     params: AttachmentParams, binary: true,
   }),
-  simInbound: defineRoute({
+};
+
+/** The email part of the simulation control plane. */
+export const emailSimRoutes = {
+  emailInbound: defineRoute({
     id: 'sim.emailInbound', method: 'POST', path: '/_sim/email/inbound', auth: 'admin', tag: 'simulation', status: 201,
     summary: 'Delivers mail from outside the service to agents: as fields, or as a raw RFC 5322 message.',
     body: InboundEmailBody, response: InboundAccepted, maxBodyBytes: EMAIL_MAX_BODY_BYTES,
   }),
-  simOutbox: defineRoute({
+  emailOutbox: defineRoute({
     id: 'sim.emailOutbox', method: 'GET', path: '/_sim/email/outbox', auth: 'admin', tag: 'simulation', status: 200,
     summary: 'Mail addressed outside the service, oldest first, with what the transport did with it.',
     response: Outbox,

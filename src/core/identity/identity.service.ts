@@ -49,9 +49,14 @@ export interface AgentRecord {
 /**
  * Work other areas do inside the transaction that creates an agent (opening balances, a phone
  * number). `request` is the whole validated creation body, including the areas' own fields.
- * A hook that throws an ApiError aborts the creation with nothing changed.
+ * A hook that throws an ApiError aborts the creation with nothing changed. What a hook returns is
+ * merged into the creation answer (the phone area answers `{phone_number}`).
  */
-export type AgentCreatedHook = (tx: StoreTransaction, agent: AgentRecord, request: Readonly<Record<string, unknown>>) => void;
+export type AgentCreatedHook = (
+  tx: StoreTransaction,
+  agent: AgentRecord,
+  request: Readonly<Record<string, unknown>>,
+) => Readonly<Record<string, string>> | void;
 
 /**
  * Agents and their identity: creation with an API key shown once, authentication, the profile,
@@ -102,6 +107,7 @@ export class IdentityService {
     };
     const credential = identityCredential({ credentialId, serviceDomain: domain, agentId, handle: agent.handle, validFrom: agent.created_at });
     const jwt = await this.keys.signJws(credential, { typ: 'vc+jwt', kid: issuerKeyId(domain) });
+    const extra: Record<string, string> = {};
     await this.store.transaction((tx) => {
       this.assertNameFree(tx, body.name);
       tx.insert(AGENTS, agentId, agent);
@@ -111,9 +117,9 @@ export class IdentityService {
       tx.insert(CREDENTIALS, credentialId, stored, agentId);
       this.events.append(tx, { type: 'agent.created', agent_id: agentId, data: { handle: agent.handle } });
       this.events.append(tx, { type: 'credential.issued', agent_id: agentId, data: { credential_id: credentialId, type: 'AgentIdentityCredential' } });
-      for (const hook of this.createdHooks) hook(tx, agent, body);
+      for (const hook of this.createdHooks) Object.assign(extra, hook(tx, agent, body));
     });
-    return { agent_id: agentId, handle: agent.handle, email: agent.email, api_key: apiKey };
+    return { agent_id: agentId, handle: agent.handle, email: agent.email, ...extra, api_key: apiKey };
   }
 
   /** The agent id an API key belongs to, or undefined. */

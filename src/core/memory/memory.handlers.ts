@@ -1,4 +1,3 @@
-import type { Download } from '../api/binary.js';
 import { bindRoute, callerOf, type BoundRoute } from '../api/route.js';
 import type { DriveService } from './drive.service.js';
 import { memoryRoutes as routes } from './memory.routes.js';
@@ -7,12 +6,11 @@ import type { MemoryService } from './memory.service.js';
 /** Binds the memory routes to the services. */
 export function memoryHandlers(memories: MemoryService, drive: DriveService): BoundRoute[] {
   return [
-    bindRoute(routes.createMemory, (context, { body }) => memories.create(callerOf(context), body)),
-    bindRoute(routes.searchMemories, (context, { body }) => memories.search(callerOf(context), body)),
-    bindRoute(routes.deleteMemory, (context, { params }) => memories.delete(callerOf(context), params.id)),
+    bindRoute(routes.create, (context, { body }) => memories.create(callerOf(context), body)),
+    bindRoute(routes.search, (context, { body }) => memories.search(callerOf(context), body)),
+    bindRoute(routes.delete, (context, { params }) => memories.delete(callerOf(context), params.id)),
     bindRoute(routes.uploadFile, (context, { body }) => drive.upload(callerOf(context), body)),
     bindRoute(routes.listFiles, (context, { query }) => drive.list(callerOf(context), query)),
-    // The handler answers a BinaryBody; every transport turns it into the Download clients receive.
-    bindRoute(routes.downloadFile, (context, { params }) => drive.download(callerOf(context), params.file_id) as unknown as Download),
+    bindRoute(routes.downloadFile, (context, { params }) => drive.download(callerOf(context), params.file_id)),
   ];
 }

@@ -1,4 +1,3 @@
-import type { Download, ReceivedUpload } from '../api/binary.js';
 import { defineRoute } from '../api/route.js';
 import {
   CreateMemoryBody,
@@ -14,21 +13,21 @@ import {
 
 /** The memory endpoints of SPEC.md part 4 and the file download of DECISIONS.md. */
 export const memoryRoutes = {
-  createMemory: defineRoute({
+  create: defineRoute({
     id: 'memory.create', method: 'POST', path: '/v1/memory', auth: 'agent', tag: 'memory', status: 201,
     summary: 'Stores a memory (content up to 8,000 cl100k_base tokens, string metadata); it is embedded for semantic search.',
     body: CreateMemoryBody, response: CreatedMemory,
   }),
-  searchMemories: defineRoute({
+  search: defineRoute({
     id: 'memory.search', method: 'POST', path: '/v1/memory/search', auth: 'agent', tag: 'memory', status: 200,
     summary: 'Memories ranked by cosine similarity to the query; metadata_filter (strict equality on every pair) applies before ranking.',
     body: SearchMemoriesBody, response: SearchMemoriesResult,
   }),
-  deleteMemory: defineRoute({
+  delete: defineRoute({
     id: 'memory.delete', method: 'DELETE', path: '/v1/memory/{id}', auth: 'agent', tag: 'memory', status: 204,
     summary: 'Deletes a memory permanently.', params: MemoryIdParams,
   }),
-  uploadFile: defineRoute<undefined, undefined, ReceivedUpload, FileObject>({
+  uploadFile: defineRoute({
     id: 'memory.uploadFile', method: 'POST', path: '/v1/memory/files', auth: 'agent', tag: 'memory', status: 201,
     summary: 'Uploads a file (multipart/form-data, one part "file", at most 500 MB); PDF, DOCX, TXT, MD, CSV and XLSX are indexed into memory search.',
     upload: { field: 'file' }, response: FileObject,
@@ -37,7 +36,7 @@ export const memoryRoutes = {
     id: 'memory.listFiles', method: 'GET', path: '/v1/memory/files', auth: 'agent', tag: 'memory', status: 200,
     summary: "The agent's files, newest first, with the total count.", query: ListFilesQuery, response: FileList,
   }),
-  downloadFile: defineRoute<FileIdParams, undefined, undefined, Download>({
+  downloadFile: defineRoute({
     id: 'memory.downloadFile', method: 'GET', path: '/files/files/{file_id}', auth: 'agent', tag: 'memory', status: 200,
     summary: "A file's bytes ({files_url}/files/{file_id}), only with the owning agent's key.", params: FileIdParams, binary: true,
   }),

@@ -29,14 +29,14 @@ export function walletHandlers(wallet: WalletService, invoices: InvoiceService, 
     bindRoute(routes.createCard, (context, { body }) => cards.create(callerOf(context), body)),
     bindRoute(routes.listCards, (context, { query }) => cards.list(callerOf(context), query)),
     bindRoute(routes.getCard, (context, { params }) => cards.get(callerOf(context), params.card_id)),
-    bindRoute(simRoutes.fund, (_context, { body }) => wallet.fund(body)),
+    bindRoute(simRoutes.fundWallet, (_context, { body }) => wallet.fund(body)),
     bindRoute(simRoutes.payInvoice, (_context, { params, body }) => invoices.pay(params.invoice_id, body.method)),
     bindRoute(simRoutes.chargeCard, (_context, { params, body }) => cards.charge(params.card_id, body)),
-    bindRoute(simRoutes.addFailure, (_context, { body }) => (faults ? faults.addFailure(body) : simulatedOnly())),
-    bindRoute(simRoutes.clearFailures, async () => {
+    bindRoute(simRoutes.addWalletFailure, (_context, { body }) => (faults ? faults.addFailure(body) : simulatedOnly())),
+    bindRoute(simRoutes.clearWalletFailures, async () => {
       await (faults ? faults.clearFailures() : simulatedOnly());
       return undefined;
     }),
-    bindRoute(simRoutes.ledger, () => wallet.totals()),
+    bindRoute(simRoutes.walletLedger, () => wallet.totals()),
   ];
 }

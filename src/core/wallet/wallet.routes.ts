@@ -67,7 +67,7 @@ export const walletRoutes = {
 
 /** The wallet part of the simulation control plane (`/_sim`). */
 export const walletSimRoutes = {
-  fund: defineRoute({
+  fundWallet: defineRoute({
     id: 'sim.fundWallet', method: 'POST', path: '/_sim/wallet/fund', auth: 'admin', tag: 'simulation', status: 201,
     summary: "Funds an agent's wallet from outside the service; answers the `in` history record.", body: FundWalletBody, response: WalletTransaction,
   }),
@@ -79,15 +79,15 @@ export const walletSimRoutes = {
     id: 'sim.chargeCard', method: 'POST', path: '/_sim/cards/{card_id}/charges', auth: 'admin', tag: 'simulation', status: 201,
     summary: 'A merchant charges a card: approved, or declined with spending_limit or insufficient_funds.', params: CardParams, body: ChargeCardBody, response: CardCharge,
   }),
-  addFailure: defineRoute({
+  addWalletFailure: defineRoute({
     id: 'sim.addWalletFailure', method: 'POST', path: '/_sim/wallet/failures', auth: 'admin', tag: 'simulation', status: 201,
     summary: 'Makes the next on-chain or bank send, or every send to a recipient, end failed after it was accepted.', body: WalletFailureBody, response: WalletFailureRule,
   }),
-  clearFailures: defineRoute({
+  clearWalletFailures: defineRoute({
     id: 'sim.clearWalletFailures', method: 'DELETE', path: '/_sim/wallet/failures', auth: 'admin', tag: 'simulation', status: 204,
     summary: 'Removes every failure rule.',
   }),
-  ledger: defineRoute({
+  walletLedger: defineRoute({
     id: 'sim.walletLedger', method: 'GET', path: '/_sim/wallet/ledger', auth: 'admin', tag: 'simulation', status: 200,
     summary: 'Per asset: funded in = held in wallets + fees collected + sent out of the service.', response: WalletLedger,
   }),

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Container } from 'inversify';
 import type { BoundRoute } from '../../core/api/route.js';
 import type { RuntimeOptions } from '../runtime-options.js';
@@ -23,4 +25,20 @@ export interface AreaModule {
   start(context: AreaContext): BoundRoute[];
   /** Called after a restore replaced the whole state, to drop state derived from the old one (indexes, caches). */
   restored?(context: AreaContext): void;
+  /**
+   * Ends the area's long-lived work (sessions, sandboxes, worker pools, listeners, sockets).
+   * `runtime.close()` calls it once, in reverse area order, after the call signals are aborted.
+   */
+  stop?(context: AreaContext): Promise<void>;
+  /** Inbound edges the area answers itself (hosted pages, provider callbacks, WebSockets). */
+  edges?(context: AreaContext): AreaEdge[];
 }
+
+/**
+ * A way into an area that is not a /v1 route: the HTTP server sends every request whose path
+ * starts with `prefix` to an `http` edge, and every WebSocket upgrade under `prefix` to an
+ * `upgrade` edge. `runtime.fetch` answers http edges too.
+ */
+export type AreaEdge =
+  | { kind: 'http'; prefix: string; fetch(request: Request): Promise<Response> }
+  | { kind: 'upgrade'; prefix: string; upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void };

@@ -9,7 +9,7 @@ async function walk(client: AgentClient, query: { limit: number; since?: string;
   const seen: EmailSummary[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listEmails({ ...query, ...(cursor ? { cursor } : {}) });
+    const page = await client.email.list({ ...query, ...(cursor ? { cursor } : {}) });
     expect(page.messages.length).toBeLessThanOrEqual(query.limit);
     if (page.next_cursor) expect(page.messages).toHaveLength(query.limit);
     seen.push(...page.messages);
@@ -29,8 +29,8 @@ describe('mailbox pages (model-based)', () => {
         for (const [index, step] of steps.entries()) {
           const sent =
             step.replyTo === undefined || model.length === 0
-              ? await alice.sendEmail({ to: ['bob@agents.test'], subject: `m${index}`, text: 't' })
-              : await alice.replyToEmail(model[step.replyTo % model.length]!.id, { text: 't' });
+              ? await alice.email.send({ to: ['bob@agents.test'], subject: `m${index}`, text: 't' })
+              : await alice.email.reply(model[step.replyTo % model.length]!.id, { text: 't' });
           model.push({ id: sent.message_id, thread: sent.thread_id, at: sent.sent_at });
           if (step.advance > 0) await runtime.sim.advance({ seconds: step.advance });
         }

@@ -8,12 +8,12 @@ describe('search quality with the default embedder', () => {
     const { api_key } = await runtime.createAgent({ name: 'quality' });
     const agent = runtime.agent(api_key);
     const idOf = new Map<string, string>();
-    for (const [key, content] of Object.entries(MEMORIES)) idOf.set((await agent.createMemory({ content, metadata: { key } })).memory_id, key);
+    for (const [key, content] of Object.entries(MEMORIES)) idOf.set((await agent.memory.create({ content, metadata: { key } })).memory_id, key);
     let top1 = 0;
     let reciprocalRanks = 0;
     const misses: string[] = [];
     for (const [query, relevant] of QUERIES) {
-      const { memories } = await agent.searchMemories({ query, limit: 10 });
+      const { memories } = await agent.memory.search({ query, limit: 10 });
       const rank = memories.findIndex((memory) => memory.metadata.key === relevant);
       if (rank === 0) top1++;
       else misses.push(`${query} → ${memories[0]?.metadata.key} (relevant at ${rank})`);
@@ -29,9 +29,9 @@ describe('search quality with the default embedder', () => {
     const runtime = await createRuntime();
     const { api_key } = await runtime.createAgent({ name: 'scores' });
     const agent = runtime.agent(api_key);
-    await agent.createMemory({ content: 'Deployments to production happen on Tuesdays after the integration tests pass.' });
-    const related = await agent.searchMemories({ query: 'which day do we deploy to production' });
-    const unrelated = await agent.searchMemories({ query: 'grandmother knits woollen scarves' });
+    await agent.memory.create({ content: 'Deployments to production happen on Tuesdays after the integration tests pass.' });
+    const related = await agent.memory.search({ query: 'which day do we deploy to production' });
+    const unrelated = await agent.memory.search({ query: 'grandmother knits woollen scarves' });
     expect(related.memories[0]!.score).toBeGreaterThan(0.3);
     expect(unrelated.memories[0]!.score).toBeLessThan(0.1);
   });

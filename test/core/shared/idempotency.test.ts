@@ -34,7 +34,7 @@ describe('Idempotency-Key', () => {
     expect(again).toEqual(first);
     expect(eventCount(runtime)).toBe(events);
     // the replayed key still authenticates the one agent that exists
-    expect((await runtime.agent(again.api_key).getProfile()).agent_id).toBe(first.agent_id);
+    expect((await runtime.agent(again.api_key).identity.getProfile()).agent_id).toBe(first.agent_id);
   });
 
   it('without a key, repeats are new requests', async () => {

@@ -30,14 +30,14 @@ describe.each<Way>(['in-process', 'http'])('wallet.send under concurrency (%s)',
     server = world.server;
     const alice = await world.agent('alice', '100');
     const bob = await world.agent('bob', '0');
-    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => alice.sendPayment({ to: 'bob', amount: '7', asset: 'usd' })));
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => alice.wallet.send({ to: 'bob', amount: '7', asset: 'usd' })));
     const ok = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     expect(ok).toHaveLength(14);
     expect(refused).toHaveLength(26);
     for (const outcome of refused) expect([(outcome.reason as ApiError).status, (outcome.reason as ApiError).code]).toEqual([402, 'insufficient_funds']);
-    expect((await alice.getBalance()).fiat.usd).toBe('2.00');
-    expect((await bob.getBalance()).fiat.usd).toBe('98.00');
+    expect((await alice.wallet.getBalance()).fiat.usd).toBe('2.00');
+    expect((await bob.wallet.getBalance()).fiat.usd).toBe('98.00');
     expect(await wholeHistory(bob)).toHaveLength(14);
   });
 
@@ -45,9 +45,9 @@ describe.each<Way>(['in-process', 'http'])('wallet.send under concurrency (%s)',
     const world = await open(way);
     server = world.server;
     const alice = await world.agent('alice', '0', '10');
-    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => alice.sendPayment({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' })));
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => alice.wallet.send({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' })));
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(9);
-    expect((await alice.getBalance()).crypto.usdc).toBe('0.910000');
+    expect((await alice.wallet.getBalance()).crypto.usdc).toBe('0.910000');
   });
 
   it('refuses a double spend: two concurrent sends of 60 from 100 to different rails, exactly one wins', async () => {
@@ -55,9 +55,9 @@ describe.each<Way>(['in-process', 'http'])('wallet.send under concurrency (%s)',
     server = world.server;
     const alice = await world.agent('alice', '100');
     await world.agent('bob', '0');
-    const outcomes = await Promise.allSettled([alice.sendPayment({ to: 'bob', amount: '60', asset: 'usd' }), alice.sendPayment({ to: IBAN, amount: '60', asset: 'usd' })]);
+    const outcomes = await Promise.allSettled([alice.wallet.send({ to: 'bob', amount: '60', asset: 'usd' }), alice.wallet.send({ to: IBAN, amount: '60', asset: 'usd' })]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const balance = (await alice.getBalance()).fiat.usd;
+    const balance = (await alice.wallet.getBalance()).fiat.usd;
     expect(['40.00', '39.80']).toContain(balance);
   });
 
@@ -67,9 +67,9 @@ describe.each<Way>(['in-process', 'http'])('wallet.send under concurrency (%s)',
     const names = ['a1', 'a2', 'a3', 'a4', 'a5'];
     const clients = await Promise.all(names.map((name) => world.agent(name, '10')));
     await Promise.allSettled(
-      Array.from({ length: 60 }, (_, i) => clients[i % 5]!.sendPayment({ to: names[(i * 3 + 1) % 5]!, amount: String((i % 4) + 1), asset: 'usd' })),
+      Array.from({ length: 60 }, (_, i) => clients[i % 5]!.wallet.send({ to: names[(i * 3 + 1) % 5]!, amount: String((i % 4) + 1), asset: 'usd' })),
     );
-    const balances = await Promise.all(clients.map(async (client) => Number((await client.getBalance()).fiat.usd.replace('.', ''))));
+    const balances = await Promise.all(clients.map(async (client) => Number((await client.wallet.getBalance()).fiat.usd.replace('.', ''))));
     expect(balances.every((cents) => cents >= 0)).toBe(true);
     expect(balances.reduce((sum, cents) => sum + cents, 0)).toBe(5000);
   });

@@ -79,14 +79,14 @@ interface Real {
 
 async function check(model: Model, real: Real): Promise<void> {
   for (const name of AGENTS) {
-    const balance = await real.clients[name].getBalance();
+    const balance = await real.clients[name].wallet.getBalance();
     const flat = { ...balance.fiat, ...balance.crypto } as Record<WalletAsset, string>;
     for (const asset of ASSETS) {
       expect(parse(flat[asset], asset), `${name} ${asset}`).toBe(model.balances[name][asset]);
       expect(flat[asset].startsWith('-')).toBe(false);
     }
   }
-  const ledger = (await real.sim.getWalletLedger()).assets;
+  const ledger = (await real.sim.walletLedger()).assets;
   for (const asset of ASSETS) {
     const held = AGENTS.reduce((sum, name) => sum + model.balances[name][asset], 0n);
     expect(held + model.fees[asset] + model.sentOut[asset], `model conservation of ${asset}`).toBe(model.fundedIn[asset]);
@@ -113,7 +113,7 @@ class SendCommand implements WalletCommand {
     const body = { to: route?.to ?? (this.to as string), amount: wire(this.amount, this.asset), asset: this.asset, ...(route?.network ? { network: route.network } : {}) };
     const affordable = model.balances[this.from][this.asset] >= this.amount + fee && this.to !== this.from;
     try {
-      const sent = await real.clients[this.from].sendPayment(body);
+      const sent = await real.clients[this.from].wallet.send(body);
       expect(affordable).toBe(true);
       expect(parse(sent.fee.amount, this.asset)).toBe(fee);
       model.balances[this.from][this.asset] -= this.amount + fee;
@@ -154,7 +154,7 @@ class CardCommand implements WalletCommand {
   constructor(readonly agent: AgentName, readonly limit: bigint, readonly charges: bigint[]) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
-    const card = await real.clients[this.agent].createCard({ limit: wire(this.limit, 'usd'), currency: 'usd' });
+    const card = await real.clients[this.agent].wallet.createCard({ limit: wire(this.limit, 'usd'), currency: 'usd' });
     for (const amount of this.charges) {
       const result = await real.sim.chargeCard(card.card_id, { amount: wire(amount, 'usd'), merchant: 'Shop' });
       const mine = model.cards.find((entry) => entry.id === card.card_id) ?? { agent: this.agent, id: card.card_id, limit: this.limit, spent: 0n };
@@ -177,7 +177,7 @@ class InvoiceCommand implements WalletCommand {
   constructor(readonly agent: AgentName, readonly asset: 'usd' | 'eur' | 'usdc', readonly amount: bigint, readonly payTimes: number) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
-    const invoice = await real.clients[this.agent].createInvoice({ to: 'payer@example.com', amount: wire(this.amount, this.asset), currency: this.asset });
+    const invoice = await real.clients[this.agent].wallet.createInvoice({ to: 'payer@example.com', amount: wire(this.amount, this.asset), currency: this.asset });
     for (let i = 0; i < this.payTimes; i++) {
       const paid = await real.sim.payInvoice(invoice.invoice_id, { method: (['card', 'bank_transfer', 'crypto'] as const)[i % 3]! });
       expect(paid.status).toBe('paid');
@@ -207,7 +207,7 @@ class AdvanceCommand implements WalletCommand {
     await real.runtime.sim.advance({ seconds: this.seconds });
     model.nowMs += this.seconds * 1000;
     for (const entry of model.pending.filter((p) => p.settleAt <= model.nowMs)) {
-      const record = await real.clients[entry.agent].getTransaction(entry.id);
+      const record = await real.clients[entry.agent].wallet.getTransaction(entry.id);
       expect(record.status).toBe(entry.fails ? 'failed' : 'confirmed');
       if (entry.fails) {
         const refund = entry.amount + (entry.bank ? entry.fee : 0n);
@@ -217,7 +217,7 @@ class AdvanceCommand implements WalletCommand {
       }
     }
     for (const entry of model.pending.filter((p) => p.settleAt > model.nowMs)) {
-      expect((await real.clients[entry.agent].getTransaction(entry.id)).status).toBe('pending');
+      expect((await real.clients[entry.agent].wallet.getTransaction(entry.id)).status).toBe('pending');
     }
     model.pending = model.pending.filter((p) => p.settleAt > model.nowMs);
     await check(model, real);
@@ -292,7 +292,7 @@ describe('wallet conservation (model-based)', () => {
           const history = await wholeHistory(real.clients[name]);
           expect(new Set(history.map((record) => record.id)).size).toBe(history.length);
           expect(history.every((record) => record.status !== 'pending')).toBe(true);
-          const balance = await real.clients[name].getBalance();
+          const balance = await real.clients[name].wallet.getBalance();
           const flat = { ...balance.fiat, ...balance.crypto } as Record<WalletAsset, string>;
           for (const asset of ASSETS) expect(balanceFromHistory(history, asset), `${name} ${asset} from history`).toBe(parse(flat[asset], asset));
         }
@@ -329,21 +329,21 @@ describe('wallet conservation (model-based)', () => {
           const client = scheduled(keys[op.from]);
           if (op.fund) return s.schedule(Promise.resolve()).then(() => sim.fundWallet({ handle: op.from, asset: op.asset, amount: String(op.units) })).then(() => 'funded');
           const to = op.to === 'external' ? (op.asset === 'usd' ? IBAN : EVM_ADDRESS) : op.to;
-          return client.sendPayment({ to, amount: String(op.units), asset: op.asset }).then(
+          return client.wallet.send({ to, amount: String(op.units), asset: op.asset }).then(
             () => 'sent',
             (error: ApiError) => error.code,
           );
         });
         const results = await s.waitFor(Promise.all(outcomes));
         for (const result of results) expect(['funded', 'sent', 'insufficient_funds', 'invalid_recipient']).toContain(result);
-        const ledger = (await sim.getWalletLedger()).assets;
+        const ledger = (await sim.walletLedger()).assets;
         for (const asset of ['usd', 'usdc'] as const) {
           const t = ledger[asset];
           expect(parse(t.held, asset) + parse(t.fees_collected, asset) + parse(t.sent_out, asset)).toBe(parse(t.funded_in, asset));
         }
         for (const name of AGENTS) {
           const client = runtime.agent(keys[name]);
-          const balance = await client.getBalance();
+          const balance = await client.wallet.getBalance();
           expect(balance.fiat.usd.startsWith('-') || balance.crypto.usdc.startsWith('-')).toBe(false);
           const history = await wholeHistory(client);
           expect(balanceFromHistory(history, 'usd')).toBe(parse(balance.fiat.usd, 'usd'));

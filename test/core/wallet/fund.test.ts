@@ -7,7 +7,7 @@ describe('wallet balances and funding', () => {
     const world = await walletWorld();
     await world.runtime.sim.advance({ seconds: 60 });
     const alice = await world.agent('alice');
-    expect(await alice.client.getBalance()).toEqual({
+    expect(await alice.client.wallet.getBalance()).toEqual({
       fiat: { usd: '0.00', eur: '0.00' },
       crypto: { usdc: '0.000000', eth: '0.000000000000000000', sol: '0.000000000' },
       updated_at: '2026-01-01T00:01:00.000Z',
@@ -17,13 +17,13 @@ describe('wallet balances and funding', () => {
   it('opens a wallet with opening balances recorded as in records from outside', async () => {
     const world = await walletWorld();
     const alice = await world.agent('alice', { usd: '12.5', eth: '0.1', sol: '0' });
-    expect((await alice.client.getBalance()).fiat.usd).toBe('12.50');
+    expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('12.50');
     const history = await wholeHistory(alice.client);
     expect(history.map((record) => [record.direction, record.asset, record.amount, record.from, record.status])).toEqual([
       ['in', 'eth', '0.100000000000000000', 'sim:opening_balance', 'confirmed'],
       ['in', 'usd', '12.50', 'sim:opening_balance', 'confirmed'],
     ]);
-    expect((await world.sim.getWalletLedger()).assets.usd.funded_in).toBe('12.50');
+    expect((await world.sim.walletLedger()).assets.usd.funded_in).toBe('12.50');
   });
 
   it.each([
@@ -34,8 +34,8 @@ describe('wallet balances and funding', () => {
   ])('refuses an opening %s balance of "%s" with invalid_amount on balances.<asset> and creates nothing', async (asset, amount) => {
     const world = await walletWorld();
     await expectApiError(world.sim.createAgent({ name: 'alice', balances: { [asset]: amount } }), 400, 'invalid_amount', `balances.${asset}`);
-    await expectApiError(world.runtime.anonymous().getPublicProfile('alice'), 404, 'not_found');
-    expect((await world.sim.getWalletLedger()).assets.usd.held).toBe('0.00');
+    await expectApiError(world.runtime.anonymous().identity.getPublicProfile('alice'), 404, 'not_found');
+    expect((await world.sim.walletLedger()).assets.usd.held).toBe('0.00');
     expect(world.runtime.sim.events(0, 100).events).toEqual([]);
   });
 
@@ -56,7 +56,7 @@ describe('wallet balances and funding', () => {
       id: expect.stringMatching(/^txn_/), direction: 'in', amount: '1.500000', asset: 'usdc', to: 'alice.agents.test', from: 'sim:fund',
       memo: '', status: 'confirmed', network: null, fee: { amount: '0.000000', asset: 'usdc' }, created_at: '2026-01-01T00:00:00.000Z',
     });
-    expect((await alice.client.getBalance()).crypto.usdc).toBe('3.500001');
+    expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('3.500001');
     expect(world.runtime.sim.events(0, 100).events.filter((event) => event.type === 'wallet.funded')).toHaveLength(3);
   });
 
@@ -73,6 +73,6 @@ describe('wallet balances and funding', () => {
     const alice = await world.agent('alice');
     await world.sim.fundWallet({ handle: 'alice', asset: 'eth', amount: '999999999999999999999999999999.999999999999999999' });
     await world.sim.fundWallet({ handle: 'alice', asset: 'eth', amount: '0.000000000000000001' });
-    expect((await alice.client.getBalance()).crypto.eth).toBe('1000000000000000000000000000000.000000000000000000');
+    expect((await alice.client.wallet.getBalance()).crypto.eth).toBe('1000000000000000000000000000000.000000000000000000');
   });
 });

@@ -15,38 +15,38 @@ describe('wallet.transactions', () => {
   });
 
   it('answers 20 records newest first by default, with a cursor to the rest', async () => {
-    for (let i = 1; i <= 25; i++) await alice.client.sendPayment({ to: 'bob', amount: String(i), asset: 'usd' });
-    const first = await alice.client.listTransactions();
+    for (let i = 1; i <= 25; i++) await alice.client.wallet.send({ to: 'bob', amount: String(i), asset: 'usd' });
+    const first = await alice.client.wallet.listTransactions();
     expect(first.transactions).toHaveLength(20);
     expect(first.transactions[0]!.amount).toBe('25.00');
     expect(first.next_cursor).toEqual(expect.any(String));
-    const second = await alice.client.listTransactions({ cursor: first.next_cursor! });
+    const second = await alice.client.wallet.listTransactions({ cursor: first.next_cursor! });
     expect(second.transactions.map((record) => record.amount)).toEqual(['5.00', '4.00', '3.00', '2.00', '1.00', '1000.000000', '1000.00']);
     expect(second.next_cursor).toBeNull();
   });
 
   it.each([0, 101, -1, 2.5, 'ten'])('refuses limit=%s with 400 invalid_request on limit', async (limit) => {
-    await expectApiError(alice.client.listTransactions({ limit: limit as number }), 400, 'invalid_request', 'limit');
+    await expectApiError(alice.client.wallet.listTransactions({ limit: limit as number }), 400, 'invalid_request', 'limit');
   });
 
   it('accepts limits 1 and 100', async () => {
-    expect((await alice.client.listTransactions({ limit: 1 })).transactions).toHaveLength(1);
-    expect((await alice.client.listTransactions({ limit: 100 })).transactions).toHaveLength(2);
+    expect((await alice.client.wallet.listTransactions({ limit: 1 })).transactions).toHaveLength(1);
+    expect((await alice.client.wallet.listTransactions({ limit: 100 })).transactions).toHaveLength(2);
   });
 
   it('refuses an unknown asset or direction, and a cursor of another list, with 400 invalid_request', async () => {
-    await expectApiError(alice.client.listTransactions({ asset: 'btc' as never }), 400, 'invalid_request', 'asset');
-    await expectApiError(alice.client.listTransactions({ direction: 'sideways' as never }), 400, 'invalid_request', 'direction');
-    await expectApiError(alice.client.listTransactions({ cursor: 'garbage' }), 400, 'invalid_request', 'cursor');
-    for (let i = 0; i < 3; i++) await alice.client.sendPayment({ to: 'bob', amount: '1', asset: 'usd' });
-    const page = await alice.client.listTransactions({ limit: 1 });
-    await expectApiError(alice.client.listTransactions({ limit: 1, cursor: page.next_cursor!, asset: 'usd' }), 400, 'invalid_request', 'cursor');
+    await expectApiError(alice.client.wallet.listTransactions({ asset: 'btc' as never }), 400, 'invalid_request', 'asset');
+    await expectApiError(alice.client.wallet.listTransactions({ direction: 'sideways' as never }), 400, 'invalid_request', 'direction');
+    await expectApiError(alice.client.wallet.listTransactions({ cursor: 'garbage' }), 400, 'invalid_request', 'cursor');
+    for (let i = 0; i < 3; i++) await alice.client.wallet.send({ to: 'bob', amount: '1', asset: 'usd' });
+    const page = await alice.client.wallet.listTransactions({ limit: 1 });
+    await expectApiError(alice.client.wallet.listTransactions({ limit: 1, cursor: page.next_cursor!, asset: 'usd' }), 400, 'invalid_request', 'cursor');
   });
 
   it('filters by asset, by direction and by both', async () => {
-    await alice.client.sendPayment({ to: 'bob', amount: '1', asset: 'usd' });
-    await bob.client.sendPayment({ to: 'alice', amount: '2', asset: 'usd' });
-    await alice.client.sendPayment({ to: EVM_ADDRESS, amount: '3', asset: 'usdc' });
+    await alice.client.wallet.send({ to: 'bob', amount: '1', asset: 'usd' });
+    await bob.client.wallet.send({ to: 'alice', amount: '2', asset: 'usd' });
+    await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '3', asset: 'usdc' });
     const summary = (records: Array<{ direction: string; asset: string; amount: string }>) => records.map((r) => `${r.direction} ${r.asset} ${r.amount}`);
     expect(summary(await wholeHistory(alice.client, { asset: 'usdc' }))).toEqual(['out usdc 3.000000', 'in usdc 1000.000000']);
     expect(summary(await wholeHistory(alice.client, { direction: 'out' }))).toEqual(['out usdc 3.000000', 'out usd 1.00']);
@@ -55,16 +55,16 @@ describe('wallet.transactions', () => {
   });
 
   it('shows status changes in filtered lists too', async () => {
-    const sent = await alice.client.sendPayment({ to: EVM_ADDRESS, amount: '3', asset: 'usdc' });
+    const sent = await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '3', asset: 'usdc' });
     await world.runtime.sim.advance({ seconds: 4 });
-    const [record] = (await alice.client.listTransactions({ asset: 'usdc', direction: 'out' })).transactions;
+    const [record] = (await alice.client.wallet.listTransactions({ asset: 'usdc', direction: 'out' })).transactions;
     expect([record!.id, record!.status]).toEqual([sent.transaction_id, 'confirmed']);
   });
 
   it("answers 404 not_found for another agent's transaction and for an unknown id", async () => {
-    const sent = await alice.client.sendPayment({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' });
-    await expectApiError(bob.client.getTransaction(sent.transaction_id), 404, 'not_found');
-    await expectApiError(alice.client.getTransaction('txn_nope'), 404, 'not_found');
+    const sent = await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' });
+    await expectApiError(bob.client.wallet.getTransaction(sent.transaction_id), 404, 'not_found');
+    await expectApiError(alice.client.wallet.getTransaction('txn_nope'), 404, 'not_found');
   });
 
   it('walks every record that existed when the walk began exactly once while sends keep arriving', async () => {
@@ -79,20 +79,20 @@ describe('wallet.transactions', () => {
           const a = await local.agent('alice', { usd: '100000' });
           const b = await local.agent('bob', { usd: '100000' });
           for (let i = 0; i < existing; i++) {
-            if (i % 3 === 0) await b.client.sendPayment({ to: 'alice', amount: '1', asset: 'usd' });
-            else await a.client.sendPayment({ to: 'bob', amount: '1', asset: 'usd' });
+            if (i % 3 === 0) await b.client.wallet.send({ to: 'alice', amount: '1', asset: 'usd' });
+            else await a.client.wallet.send({ to: 'bob', amount: '1', asset: 'usd' });
           }
           const before = (await wholeHistory(a.client, filter)).map((record) => record.id);
           const seen: string[] = [];
           let cursor: string | undefined;
           let step = 0;
           do {
-            const page = await a.client.listTransactions({ limit, ...filter, ...(cursor ? { cursor } : {}) });
+            const page = await a.client.wallet.listTransactions({ limit, ...filter, ...(cursor ? { cursor } : {}) });
             seen.push(...page.transactions.map((record) => record.id));
             cursor = page.next_cursor ?? undefined;
             for (let i = 0; i < (arrivals[step++ % arrivals.length] ?? 0); i++) {
-              await a.client.sendPayment({ to: 'bob', amount: '1', asset: 'usd' });
-              await b.client.sendPayment({ to: 'alice', amount: '1', asset: 'usd' });
+              await a.client.wallet.send({ to: 'bob', amount: '1', asset: 'usd' });
+              await b.client.wallet.send({ to: 'alice', amount: '1', asset: 'usd' });
             }
           } while (cursor);
           expect(seen).toEqual(before);

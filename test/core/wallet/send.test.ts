@@ -15,12 +15,12 @@ describe('wallet.send', () => {
 
   describe('book transfers', () => {
     it.each(['bob', 'bob.agents.test', 'BOB.agents.test', 'bob@agents.test'])('moves money to %s at once with fee 0 and gives bob an in record with the same id', async (to) => {
-      const sent = await alice.client.sendPayment({ to, amount: '12.5', asset: 'usd', memo: 'lunch' });
+      const sent = await alice.client.wallet.send({ to, amount: '12.5', asset: 'usd', memo: 'lunch' });
       expect(sent).toEqual({ transaction_id: expect.stringMatching(/^txn_/), status: 'confirmed', fee: { amount: '0.00', asset: 'usd' }, sent_at: '2026-01-01T00:00:00.000Z' });
-      expect((await alice.client.getBalance()).fiat.usd).toBe('87.50');
-      expect((await bob.client.getBalance()).fiat.usd).toBe('12.50');
-      const out = await alice.client.getTransaction(sent.transaction_id);
-      const received = await bob.client.getTransaction(sent.transaction_id);
+      expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('87.50');
+      expect((await bob.client.wallet.getBalance()).fiat.usd).toBe('12.50');
+      const out = await alice.client.wallet.getTransaction(sent.transaction_id);
+      const received = await bob.client.wallet.getTransaction(sent.transaction_id);
       expect(out).toEqual({
         id: sent.transaction_id, direction: 'out', amount: '12.50', asset: 'usd', to, from: 'alice.agents.test', memo: 'lunch',
         status: 'confirmed', network: null, fee: { amount: '0.00', asset: 'usd' }, created_at: '2026-01-01T00:00:00.000Z',
@@ -29,45 +29,45 @@ describe('wallet.send', () => {
     });
 
     it('moves any asset, eth at 18 places', async () => {
-      await alice.client.sendPayment({ to: 'bob', amount: '0.000000000000000001', asset: 'eth' });
-      expect((await bob.client.getBalance()).crypto.eth).toBe('0.000000000000000001');
-      expect((await alice.client.getBalance()).crypto.eth).toBe('1.999999999999999999');
+      await alice.client.wallet.send({ to: 'bob', amount: '0.000000000000000001', asset: 'eth' });
+      expect((await bob.client.wallet.getBalance()).crypto.eth).toBe('0.000000000000000001');
+      expect((await alice.client.wallet.getBalance()).crypto.eth).toBe('1.999999999999999999');
     });
 
     it('keeps decimals exact: "0.1" then "0.2" eth leave exactly 0.3 less', async () => {
-      await alice.client.sendPayment({ to: 'bob', amount: '0.1', asset: 'eth' });
-      await alice.client.sendPayment({ to: 'bob', amount: '0.2', asset: 'eth' });
-      expect((await bob.client.getBalance()).crypto.eth).toBe('0.300000000000000000');
-      expect((await alice.client.getBalance()).crypto.eth).toBe('1.700000000000000000');
+      await alice.client.wallet.send({ to: 'bob', amount: '0.1', asset: 'eth' });
+      await alice.client.wallet.send({ to: 'bob', amount: '0.2', asset: 'eth' });
+      expect((await bob.client.wallet.getBalance()).crypto.eth).toBe('0.300000000000000000');
+      expect((await alice.client.wallet.getBalance()).crypto.eth).toBe('1.700000000000000000');
     });
 
     it('accepts a network that carries the asset and ignores it for a book transfer', async () => {
-      const sent = await alice.client.sendPayment({ to: 'bob', amount: '1', asset: 'usdc', network: 'solana' });
+      const sent = await alice.client.wallet.send({ to: 'bob', amount: '1', asset: 'usdc', network: 'solana' });
       expect(sent.fee.amount).toBe('0.000000');
-      expect((await bob.client.getTransaction(sent.transaction_id)).network).toBeNull();
+      expect((await bob.client.wallet.getTransaction(sent.transaction_id)).network).toBeNull();
     });
 
     it('emits wallet.transaction.created for both agents and counts a confirmed payment for reputation', async () => {
-      const before = (await bob.client.getProfile()).reputation;
+      const before = (await bob.client.identity.getProfile()).reputation;
       const after = world.runtime.sim.events(0, 1000).events.length;
-      const sent = await alice.client.sendPayment({ to: 'bob', amount: '1', asset: 'usd' });
+      const sent = await alice.client.wallet.send({ to: 'bob', amount: '1', asset: 'usd' });
       const events = world.runtime.sim.events(after, 100).events;
       expect(events.map((event) => [event.type, event.agent_id, event.data.direction])).toEqual([
         ['wallet.transaction.created', alice.agent_id, 'out'],
         ['wallet.transaction.created', bob.agent_id, 'in'],
       ]);
       expect(events[0]!.data.transaction_id).toBe(sent.transaction_id);
-      expect((await bob.client.getProfile()).reputation).toBe(before + 5);
+      expect((await bob.client.identity.getProfile()).reputation).toBe(before + 5);
     });
 
     it('answers 404 recipient_not_found on to for a handle or email with no wallet here', async () => {
       for (const to of ['carol', 'carol.agents.test', 'bob.example.com', 'carol@agents.test', 'bob@example.com']) {
-        await expectApiError(alice.client.sendPayment({ to, amount: '1', asset: 'usd' }), 404, 'recipient_not_found', 'to');
+        await expectApiError(alice.client.wallet.send({ to, amount: '1', asset: 'usd' }), 404, 'recipient_not_found', 'to');
       }
     });
 
     it('refuses a send to the own wallet with 400 invalid_recipient', async () => {
-      await expectApiError(alice.client.sendPayment({ to: 'alice@agents.test', amount: '1', asset: 'usd' }), 400, 'invalid_recipient', 'to');
+      await expectApiError(alice.client.wallet.send({ to: 'alice@agents.test', amount: '1', asset: 'usd' }), 400, 'invalid_recipient', 'to');
     });
   });
 
@@ -77,11 +77,11 @@ describe('wallet.send', () => {
       [EVM_ADDRESS, 'usdc', 'ethereum', 'ethereum', '0.500000', '989.500000'],
       [SOLANA_ADDRESS, 'usdc', undefined, 'solana', '0.001000', '989.999000'],
     ] as const)('charges the fee in the sent asset: %s %s over %s', async (to, asset, network, expectedNetwork, fee, left) => {
-      const sent = await alice.client.sendPayment({ to, amount: '10', asset, ...(network ? { network } : {}) });
+      const sent = await alice.client.wallet.send({ to, amount: '10', asset, ...(network ? { network } : {}) });
       expect(sent.status).toBe('pending');
       expect(sent.fee).toEqual({ amount: fee, asset });
-      expect((await alice.client.getBalance()).crypto.usdc).toBe(left);
-      expect((await alice.client.getTransaction(sent.transaction_id)).network).toBe(expectedNetwork);
+      expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe(left);
+      expect((await alice.client.wallet.getTransaction(sent.transaction_id)).network).toBe(expectedNetwork);
     });
 
     it.each([
@@ -89,27 +89,27 @@ describe('wallet.send', () => {
       [IBAN, 'usd', '0.20', 'usd', '89.80'],
       [ABA, 'usd', '0.25', 'usd', '89.75'],
     ] as const)('charges bank fees: %s in %s', async (to, asset, fee, field, left) => {
-      const sent = await alice.client.sendPayment({ to, amount: '10', asset });
+      const sent = await alice.client.wallet.send({ to, amount: '10', asset });
       expect(sent.fee).toEqual({ amount: fee, asset });
       expect((await balancesOf(alice.client))[field]).toBe(left);
     });
 
     it('rejects a send above balance plus fee with 402 insufficient_funds', async () => {
-      await expectApiError(alice.client.sendPayment({ to: EVM_ADDRESS, amount: '999.990001', asset: 'usdc' }), 402, 'insufficient_funds');
-      expect((await alice.client.getBalance()).crypto.usdc).toBe('1000.000000');
+      await expectApiError(alice.client.wallet.send({ to: EVM_ADDRESS, amount: '999.990001', asset: 'usdc' }), 402, 'insufficient_funds');
+      expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('1000.000000');
     });
 
     it('lets a send of exactly balance minus fee through, leaving zero', async () => {
-      await alice.client.sendPayment({ to: EVM_ADDRESS, amount: '999.99', asset: 'usdc' });
-      expect((await alice.client.getBalance()).crypto.usdc).toBe('0.000000');
-      await expectApiError(alice.client.sendPayment({ to: 'bob', amount: '0.000001', asset: 'usdc' }), 402, 'insufficient_funds');
+      await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '999.99', asset: 'usdc' });
+      expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('0.000000');
+      await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '0.000001', asset: 'usdc' }), 402, 'insufficient_funds');
     });
 
     it('applies a configured fee schedule', async () => {
       const custom = await walletWorld({ wallet: { fees: { base: { usdc: '0.25' }, iban: '1.50' } } });
       const carol = await custom.agent('carol', { usdc: '10', eur: '10' });
-      expect((await carol.client.sendPayment({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' })).fee.amount).toBe('0.250000');
-      expect((await carol.client.sendPayment({ to: IBAN, amount: '1', asset: 'eur' })).fee.amount).toBe('1.50');
+      expect((await carol.client.wallet.send({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' })).fee.amount).toBe('0.250000');
+      expect((await carol.client.wallet.send({ to: IBAN, amount: '1', asset: 'eur' })).fee.amount).toBe('1.50');
     });
   });
 
@@ -157,7 +157,7 @@ describe('wallet.send', () => {
       const balances = await balancesOf(alice.client);
       const history = await wholeHistory(alice.client);
       const events = world.runtime.sim.events(0, 10_000).events.length;
-      await expectApiError(alice.client.sendPayment(body as never), status, code as never, param === '' ? undefined : param);
+      await expectApiError(alice.client.wallet.send(body as never), status, code as never, param === '' ? undefined : param);
       expect(await balancesOf(alice.client)).toEqual(balances);
       expect(await balancesOf(bob.client)).toEqual({ usd: '0.00', eur: '0.00', usdc: '0.000000', eth: '0.000000000000000000', sol: '0.000000000' });
       expect(await wholeHistory(alice.client)).toEqual(history);
@@ -167,34 +167,34 @@ describe('wallet.send', () => {
 
   describe('idempotency', () => {
     it('moves money once for a retried Idempotency-Key and replays the first answer', async () => {
-      const first = await alice.client.sendPayment({ to: 'bob', amount: '10', asset: 'usd' }, { idempotencyKey: 'pay-bob-1' });
-      const again = await alice.client.sendPayment({ to: 'bob', amount: '10', asset: 'usd' }, { idempotencyKey: 'pay-bob-1' });
+      const first = await alice.client.wallet.send({ to: 'bob', amount: '10', asset: 'usd' }, { idempotencyKey: 'pay-bob-1' });
+      const again = await alice.client.wallet.send({ to: 'bob', amount: '10', asset: 'usd' }, { idempotencyKey: 'pay-bob-1' });
       expect(again).toEqual(first);
-      expect((await alice.client.getBalance()).fiat.usd).toBe('90.00');
-      expect((await bob.client.getBalance()).fiat.usd).toBe('10.00');
+      expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('90.00');
+      expect((await bob.client.wallet.getBalance()).fiat.usd).toBe('10.00');
       expect(await wholeHistory(bob.client)).toHaveLength(1);
     });
 
     it('refuses the key with another body (409 idempotency_conflict) and moves nothing', async () => {
-      await alice.client.sendPayment({ to: 'bob', amount: '10', asset: 'usd' }, { idempotencyKey: 'k' });
-      await expectApiError(alice.client.sendPayment({ to: 'bob', amount: '11', asset: 'usd' }, { idempotencyKey: 'k' }), 409, 'idempotency_conflict');
-      expect((await alice.client.getBalance()).fiat.usd).toBe('90.00');
+      await alice.client.wallet.send({ to: 'bob', amount: '10', asset: 'usd' }, { idempotencyKey: 'k' });
+      await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '11', asset: 'usd' }, { idempotencyKey: 'k' }), 409, 'idempotency_conflict');
+      expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('90.00');
     });
 
     it('moves money once when the same key is sent concurrently', async () => {
       const body = { to: EVM_ADDRESS, amount: '5', asset: 'usdc' } as const;
-      const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => alice.client.sendPayment(body, { idempotencyKey: 'burst' })));
+      const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => alice.client.wallet.send(body, { idempotencyKey: 'burst' })));
       const ids = new Set(outcomes.filter((o) => o.status === 'fulfilled').map((o) => (o as PromiseFulfilledResult<{ transaction_id: string }>).value.transaction_id));
       expect(ids.size).toBe(1);
       for (const outcome of outcomes) if (outcome.status === 'rejected') expect((outcome.reason as { code: string }).code).toBe('idempotency_key_in_use');
-      expect((await alice.client.getBalance()).crypto.usdc).toBe('994.990000');
+      expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('994.990000');
     });
 
     it('replays a 402 as a 402 even after the balance was topped up', async () => {
-      await expectApiError(alice.client.sendPayment({ to: 'bob', amount: '500', asset: 'usd' }, { idempotencyKey: 'big' }), 402, 'insufficient_funds');
+      await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '500', asset: 'usd' }, { idempotencyKey: 'big' }), 402, 'insufficient_funds');
       await world.sim.fundWallet({ handle: 'alice', asset: 'usd', amount: '1000' });
-      await expectApiError(alice.client.sendPayment({ to: 'bob', amount: '500', asset: 'usd' }, { idempotencyKey: 'big' }), 402, 'insufficient_funds');
-      expect((await bob.client.getBalance()).fiat.usd).toBe('0.00');
+      await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '500', asset: 'usd' }, { idempotencyKey: 'big' }), 402, 'insufficient_funds');
+      expect((await bob.client.wallet.getBalance()).fiat.usd).toBe('0.00');
     });
   });
 });

@@ -40,7 +40,7 @@ export async function wholeHistory(client: AgentClient, query: { asset?: WalletT
   const records: WalletTransaction[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTransactions({ limit: 100, ...query, ...(cursor ? { cursor } : {}) });
+    const page = await client.wallet.listTransactions({ limit: 100, ...query, ...(cursor ? { cursor } : {}) });
     records.push(...page.transactions);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
@@ -49,6 +49,6 @@ export async function wholeHistory(client: AgentClient, query: { asset?: WalletT
 
 /** Balances as one flat object. */
 export async function balancesOf(client: AgentClient): Promise<Record<string, string>> {
-  const balance = await client.getBalance();
+  const balance = await client.wallet.getBalance();
   return { ...balance.fiat, ...balance.crypto };
 }

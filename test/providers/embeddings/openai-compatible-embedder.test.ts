@@ -116,9 +116,9 @@ describe('OpenAICompatibleEmbedder', () => {
     const runtime = await createRuntime({ providers: { embedder: new OpenAICompatibleEmbedder({ baseUrl, model: 'toy-embed' }) } });
     const { api_key } = await runtime.createAgent({ name: 'embedder-user' });
     const agent = runtime.agent(api_key);
-    await agent.createMemory({ content: 'aaaa' });
-    const short = await agent.createMemory({ content: 'zz' });
-    const found = await agent.searchMemories({ query: 'zz', limit: 1 });
+    await agent.memory.create({ content: 'aaaa' });
+    const short = await agent.memory.create({ content: 'zz' });
+    const found = await agent.memory.search({ query: 'zz', limit: 1 });
     expect(found.memories[0]!.id).toBe(short.memory_id);
     expect(found.memories[0]!.score).toBeCloseTo(1, 5);
     expect(server.seen.map((seen) => seen.body.input)).toEqual([['aaaa'], ['zz'], ['zz']]);

@@ -1,0 +1,22 @@
+import { controlRoutes } from './control/control.routes.js';
+import { emailRoutes, emailSimRoutes } from './email/email.routes.js';
+import { identityRoutes } from './identity/identity.routes.js';
+import { memoryRoutes } from './memory/memory.routes.js';
+import { walletRoutes, walletSimRoutes } from './wallet/wallet.routes.js';
+
+/**
+ * Every agent-facing route table, by area: the derived `AgentClient` has one namespace per entry
+ * (`client.wallet.send(...)`). A new area adds one line here.
+ */
+export const AGENT_ROUTE_TABLES = {
+  identity: identityRoutes,
+  wallet: walletRoutes,
+  email: emailRoutes,
+  memory: memoryRoutes,
+};
+
+/**
+ * Every control-plane route table (`/_sim`, route ids `sim.<action>`, actions unique across
+ * areas): the derived `SimClient` is flat (`sim.fundWallet(...)`). A new area adds one entry here.
+ */
+export const SIM_ROUTE_TABLES = [controlRoutes, walletSimRoutes, emailSimRoutes] as const;
