@@ -143,18 +143,18 @@ async function rate(info: TargetInfo, load: Load, connections: number, duration:
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const format = (value: number) => Math.round(value).toLocaleString('en-US');
 
-/** Milliseconds until a child prints a line matching `ready` (or exits, for `--help`). */
-async function timeCli(args: string[], ready: RegExp | null): Promise<number> {
+/** Milliseconds until a child prints a line matching `ready` (or exits, for `--help`); `args` null times `node -e 0`. */
+async function timeCli(args: string[] | null, ready: RegExp | null): Promise<number> {
   const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
   const start = performance.now();
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args ? [cli, ...args] : ['-e', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (ready?.test(out)) resolve();
     });
-    child.once('close', (code) => (ready === null && code === 0 ? resolve() : reject(new Error(`agent-services ${args.join(' ')} exited ${code}`))));
+    child.once('close', (code) => (ready === null && code === 0 ? resolve() : reject(new Error(`agent-services ${args?.join(' ')} exited ${code}`))));
   });
   const elapsed = performance.now() - start;
   if (ready) {
@@ -167,13 +167,16 @@ async function timeCli(args: string[], ready: RegExp | null): Promise<number> {
 async function startTimes(count: number): Promise<void> {
   const { ensureBuilt } = await import('../test/cli/ensure-built.js');
   await ensureBuilt();
+  const bare: number[] = [];
   const help: number[] = [];
   const serve: number[] = [];
   for (let i = 0; i < count; i++) {
+    bare.push(await timeCli(null, null));
     help.push(await timeCli(['--help'], null));
     serve.push(await timeCli(['serve', '--port', '0'], /listening on/));
   }
   const summary = (values: number[]) => `median ${Math.round(median(values))} ms, best ${Math.round(Math.min(...values))} ms`;
+  console.log(`cli: node -e 0 (the floor of any command): ${summary(bare)} (${count} runs)`);
   console.log(`cli: agent-services --help: ${summary(help)} (${count} runs; target < 300 ms)`);
   console.log(`cli: agent-services serve until "listening on": ${summary(serve)} (${count} runs; target < 1,500 ms)`);
 }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type busboy from 'busboy';
 import type { UploadedFile } from '../core/api/binary.js';
 import { ApiError } from '../core/shared/api-error.js';
+import { DRAIN_LIMIT } from './request-body.js';
 
 /** Bounds on the parts of an upload request that are not the file itself. */
 const LIMITS = { fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 100 };
@@ -17,13 +18,6 @@ async function* partBytes(part: Readable, field: string): AsyncIterable<Uint8Arr
     throw new ApiError('invalid_request', `${field}: the request body ended before the file was complete`, field);
   }
 }
-
-/**
- * Most bytes read and discarded after the handler is done (e.g. the rest of an upload refused
- * with 413): clients such as fetch send the whole body before they read the answer, and a
- * connection closed under them reports a network error instead of the 413.
- */
-const DRAIN_LIMIT = 1024 * 1024 * 1024;
 
 /** Reads and discards the rest of a body, up to `limit` bytes. */
 function drain(body: Readable, limit: number): Promise<void> {

@@ -15,18 +15,28 @@ function checkDeclaredLength(declared: string | null | undefined, limit: number)
 }
 
 /**
- * The whole body of a Node request, read as it arrives and refused as soon as it passes `limit`
- * bytes (or at once when its Content-Length says it will); the rest is then read and discarded by
- * Node, so the client still gets the answer.
+ * Most bytes of a refused body read and discarded before the 413 is answered: clients such as
+ * fetch send the whole body before they read the answer, and a connection closed under them (the
+ * kernel resets a socket closed with unread bytes) reports a network error instead of the 413.
+ */
+export const DRAIN_LIMIT = 1024 * 1024 * 1024;
+
+/**
+ * The whole body of a Node request, read as it arrives. Past `limit` bytes (or at once when its
+ * Content-Length says it will pass it) nothing more is kept: the rest is read and discarded, up
+ * to {@link DRAIN_LIMIT}, and then the 413 is answered, so the client sees it.
  * @throws ApiError 413 payload_too_large; 400 invalid_request when the client aborts mid-body
  */
 export function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array> {
+  const declared = request.headers['content-length'];
+  let refused = false;
   try {
-    checkDeclaredLength(request.headers['content-length'], limit);
+    checkDeclaredLength(declared, limit);
   } catch (error) {
-    return Promise.reject(error);
+    if (Number(declared) > DRAIN_LIMIT) return Promise.reject(error);
+    refused = true;
   }
-  if (request.readableEnded) return Promise.resolve(EMPTY);
+  if (request.readableEnded) return refused ? Promise.reject(tooLarge(limit)) : Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -36,17 +46,23 @@ export function readNodeBody(request: IncomingMessage, limit: number): Promise<U
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
       if (size > limit) {
-        cleanup();
-        // Keep the stream flowing: what is left is discarded rather than left to stall the socket.
-        request.resume();
-        reject(tooLarge(limit));
+        refused = true;
+        chunks.length = 0;
+      }
+      if (refused) {
+        if (size > DRAIN_LIMIT) {
+          cleanup();
+          request.resume();
+          reject(tooLarge(limit));
+        }
         return;
       }
       chunks.push(chunk);
     };
     const onEnd = () => {
       cleanup();
-      resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      if (refused) reject(tooLarge(limit));
+      else resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     const onError = () => {
       cleanup();

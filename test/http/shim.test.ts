@@ -51,6 +51,21 @@ describe.each(RAW_TRANSPORTS)('the HTTP shim (%s)', (kind: RawTransportKind) => 
       await expectErrorResponse(await w.raw('/v1/agent/alice'), 404, 'not_found');
     });
 
+    it('answers a streamed body (no Content-Length) that grows over maxBodyBytes with 413, and creates nothing', async () => {
+      const w = await open({ maxBodyBytes: 1024 });
+      const chunks = ['{"name": "alice", "bio": "', 'x'.repeat(800), 'y'.repeat(800), '"}'];
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(next));
+        },
+      });
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit;
+      await expectErrorResponse(await w.raw('/_sim/agents', init), 413, 'payload_too_large');
+      await expectErrorResponse(await w.raw('/v1/agent/alice'), 404, 'not_found');
+    });
+
     it('accepts a body under maxBodyBytes', async () => {
       const w = await open({ maxBodyBytes: 1024 });
       const response = await w.raw('/_sim/agents', jsonInit('POST', { name: 'alice', bio: 'x'.repeat(200) }));
