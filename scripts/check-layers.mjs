@@ -30,6 +30,27 @@ const layerOf = (file) => {
   return rel === 'index.ts' ? 'index' : rel.split(path.sep)[0];
 };
 
+// Inside core: shared holds pure helpers (no ports, no services), ports are interfaces over
+// shared helpers and schemas, and an area reaches another area only through its schemas or a
+// port, never through its handlers or routes.
+const AREA_INTERNALS = /\.(handlers|routes)\.ts$/;
+const coreFolderOf = (file) => {
+  const rel = path.relative(path.join('src', 'core'), file);
+  return rel.startsWith('..') || !rel.includes(path.sep) ? undefined : rel.split(path.sep)[0];
+};
+const CORE_INFRASTRUCTURE = new Set(['api', 'shared', 'ports', 'services', 'control']);
+function coreEdgeProblem(file, target) {
+  const from = coreFolderOf(file);
+  const to = coreFolderOf(target);
+  if (from === undefined || to === undefined || from === to) return undefined;
+  if (from === 'shared' && (to === 'ports' || to === 'services')) return `core/shared holds pure helpers and must not import core/${to}`;
+  if (from === 'ports' && to !== 'shared' && !target.endsWith('.schema.ts')) return `a port may import only core/shared and schemas, not core/${to}`;
+  if (!CORE_INFRASTRUCTURE.has(from) && !CORE_INFRASTRUCTURE.has(to) && AREA_INTERNALS.test(target)) {
+    return `area ${from} must not import area ${to}'s ${path.basename(target)} (go through a port or a schema)`;
+  }
+  return undefined;
+}
+
 const files = sourceFiles('src');
 const graph = new Map();
 const problems = [];
@@ -49,6 +70,8 @@ for (const file of files) {
     const from = layerOf(file);
     const to = layerOf(target);
     if (!(ALLOWED[from] ?? []).includes(to)) problems.push(`${file}: layer ${from} must not import ${to} (${spec})`);
+    const problem = coreEdgeProblem(file, target);
+    if (problem) problems.push(`${file}: ${problem} (${spec})`);
   }
   graph.set(file, edges);
 }

@@ -9,7 +9,6 @@ import { ApiEdge, errorAnswer, JSON_TYPE, methodNotAllowed, NOT_FOUND, type ApiA
 import { toWebResponse, writeNodeAnswer, writeWebResponse } from './answers.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
-import { payPages } from './pages/pay-pages.js';
 import { readNodeBody, readWebBody } from './request-body.js';
 
 /** The HTTP layer of a runtime, for both ways in. */
@@ -122,15 +121,14 @@ class WebSource implements ApiSource {
  * their prefixes, before anything else. Requests for the route table (`/v1`, `/_sim`, `/files`, ...) are
  * answered by the {@link ApiEdge} straight from whichever side they come in on: `node:http`'s
  * request and response objects on the server (no WHATWG objects built per call), or the WHATWG
- * `Request` of `runtime.fetch`. The rest (edges mounted by prefix, `/openapi.json`, the hosted
- * pay pages, unknown paths) is WHATWG code, reached from the socket through a bridge built only
+ * `Request` of `runtime.fetch`. The rest (the edges, such as the wallet's hosted pay pages on
+ * `/pay`, `/openapi.json`, unknown paths) is WHATWG code, reached from the socket through a bridge built only
  * for those requests. Every answer, including unknown routes (404), known paths with another
  * method (405 with `Allow`), bodies that are not JSON (415), oversized bodies (413) and crashes
  * (500), is JSON in the DECISIONS.md shape; no stack trace leaves the process.
  */
 export function createApp(runtime: Runtime): HttpApp {
   const api = new ApiEdge(runtime);
-  const pay = payPages(runtime);
   const mounts = runtime.edges().flatMap((edge) => (edge.kind === 'http' ? [edge] : []));
   let openApi: { baseUrl: string; text: string } | undefined;
 
@@ -139,7 +137,7 @@ export function createApp(runtime: Runtime): HttpApp {
     return undefined;
   };
 
-  /** `/openapi.json` (made once per base URL), the pay pages, or a 404; any throw is a 500. */
+  /** `/openapi.json` (made once per base URL), or a 404; any throw is a 500. */
   const page = async (request: Request, path: string): Promise<Response> => {
     const head = request.method === 'HEAD';
     try {
@@ -149,8 +147,6 @@ export function createApp(runtime: Runtime): HttpApp {
         if (openApi?.baseUrl !== baseUrl) openApi = { baseUrl, text: JSON.stringify(openApiDocument(runtime.routes(), runtime.config)) };
         return toWebResponse({ status: 200, headers: { 'content-type': JSON_TYPE }, body: openApi.text }, head);
       }
-      const answered = await pay(request, path);
-      if (answered) return head ? new Response(null, answered) : answered;
       return toWebResponse(NOT_FOUND, head);
     } catch (error) {
       return toWebResponse(failure(error, path), head);

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Container } from 'inversify';
 import { BlobStore } from '../core/ports/blob-store.js';
 import { Clock } from '../core/ports/clock.js';
+import { ControllableClock, isControllableClock } from '../core/ports/controllable-clock.js';
 import { EventLog } from '../core/ports/event-log.js';
 import { IssuerKeys } from '../core/ports/issuer-keys.js';
 import type { Persistence } from '../core/ports/persistence.js';
@@ -15,10 +16,8 @@ import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from '../core/control/control.schema.js';
 import { IdentityService } from '../core/identity/identity.service.js';
 import { InboundMailService, type MailInbound } from '../core/email/inbound.service.js';
-import { hostedPayments, type HostedPayments } from '../core/wallet/hosted-payments.js';
-import { InvoiceService } from '../core/wallet/invoice.service.js';
-import { IdempotencyKeys } from '../core/shared/idempotency.js';
-import { Scheduler } from '../core/shared/scheduler.js';
+import { IdempotencyKeys } from '../core/services/idempotency.js';
+import { Scheduler } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
@@ -55,8 +54,6 @@ export class Runtime {
   readonly mode: 'simulated' | 'live';
   /** Largest accepted request body in bytes. */
   readonly maxBodyBytes: number;
-  /** What the hosted payment pages (`{pay_url}`) may do: show and pay invoices. */
-  readonly hostedPayments: HostedPayments;
   /** Inbound mail for the agents' mailboxes, for edges such as the SMTP listener. */
   readonly mail: MailInbound;
   private readonly dispatcher: Dispatcher;
@@ -70,7 +67,6 @@ export class Runtime {
       dispatcher: Dispatcher;
       sim: SimControl;
       saver: GroupCommit | null;
-      hostedPayments: HostedPayments;
       mail: MailInbound;
       edges: AreaEdge[];
       /** Aborts every call's signal, then stops the areas in reverse order. */
@@ -82,7 +78,6 @@ export class Runtime {
     this.dispatcher = parts.dispatcher;
     this.mode = parts.options.mode ?? 'simulated';
     this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
-    this.hostedPayments = parts.hostedPayments;
     this.mail = parts.mail;
   }
 
@@ -171,7 +166,9 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
   const container = new Container({ defaultScope: 'Singleton' });
   const config = new ServiceUrls(serviceDomain, options);
   container.bind(ServiceConfig).toConstantValue(config);
-  container.bind(Clock).toConstantValue(options.providers?.clock ?? (mode === 'simulated' ? new SimClock(startMs) : new SystemClock()));
+  const clock = options.providers?.clock ?? (mode === 'simulated' ? new SimClock(startMs) : new SystemClock());
+  container.bind(Clock).toConstantValue(clock);
+  if (isControllableClock(clock)) container.bind(ControllableClock).toConstantValue(clock);
   container.bind(Random).toConstantValue(options.providers?.random ?? (mode === 'simulated' ? new SeededRandom(seed) : new CryptoRandom()));
   // A seed-derived key is public knowledge; live mode must never sign with one.
   container.bind(IssuerKeys).toConstantValue(
@@ -195,6 +192,7 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     serviceDomain,
     store,
     clock: container.get(Clock),
+    controllableClock: container.isBound(ControllableClock) ? container.get(ControllableClock) : undefined,
     random: container.get(Random),
     events: container.get(EventLog),
     scheduler: container.get(Scheduler),
@@ -239,5 +237,5 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     lifetime.signal,
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, hostedPayments: hostedPayments(container.get(InvoiceService)), mail: container.get(InboundMailService), edges, stopAreas });
+  return new Runtime({ options, config, dispatcher, sim, saver, mail: container.get(InboundMailService), edges, stopAreas });
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../core/ports/clock.js';
+import type { ControllableClock } from '../core/ports/controllable-clock.js';
 import type { EventLog } from '../core/ports/event-log.js';
 import type { Random } from '../core/ports/random.js';
 import type { Store, StoreSnapshot } from '../core/ports/store.js';
@@ -6,15 +7,16 @@ import type { ClockMove, ClockState, EventPage, RuntimeSnapshot, SimCreateAgentB
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import type { IdentityService } from '../core/identity/identity.service.js';
 import { ApiError } from '../core/shared/api-error.js';
-import type { Scheduler } from '../core/shared/scheduler.js';
+import type { Scheduler } from '../core/services/scheduler.js';
 import { parseIso, toIso } from '../core/shared/time.js';
-import { SimClock } from '../sim/sim-clock.js';
 
 /** What the control plane needs from the runtime. */
 export interface SimControlDeps {
   serviceDomain: string;
   store: Store;
   clock: Clock;
+  /** The same clock when it can be moved (simulation); absent for real time. */
+  controllableClock: ControllableClock | undefined;
   random: Random;
   events: EventLog;
   scheduler: Scheduler;
@@ -47,8 +49,8 @@ export class SimControl {
    * @throws ApiError 400 invalid_request (live clock, bad or past instant)
    */
   async advance(body: ClockMove): Promise<ClockState> {
-    const clock = this.deps.clock;
-    if (!(clock instanceof SimClock)) throw new ApiError('invalid_request', 'the clock is real time; only a simulated clock can be advanced');
+    const clock = this.deps.controllableClock;
+    if (!clock) throw new ApiError('invalid_request', 'the clock is real time; only a simulated clock can be advanced');
     if ('to' in body) {
       const target = parseIso(body.to);
       if (target === undefined) throw new ApiError('invalid_request', 'to: must be an ISO 8601 date-time', 'to');
@@ -104,7 +106,7 @@ export class SimControl {
       throw new ApiError('invalid_request', 'the snapshot could not be restored', 'store');
     }
     this.deps.restored?.();
-    if (this.deps.clock instanceof SimClock) this.deps.clock.set(now);
+    this.deps.controllableClock?.set(now);
     this.deps.scheduler.rearmAll();
     await this.deps.changed();
   }

@@ -1,5 +1,6 @@
 import { injectable } from '../core/shared/di.js';
-import type { Clock, TimerCallback, TimerHandle } from '../core/ports/clock.js';
+import type { TimerCallback, TimerHandle } from '../core/ports/clock.js';
+import type { ControllableClock } from '../core/ports/controllable-clock.js';
 import { parseIso } from '../core/shared/time.js';
 
 interface Timer {
@@ -17,7 +18,7 @@ export const DEFAULT_START_TIME = '2026-01-01T00:00:00.000Z';
  * work runs too if it falls due before the target.
  */
 @injectable()
-export class SimClock implements Clock {
+export class SimClock implements ControllableClock {
   private current: number;
   private readonly timers: Timer[] = [];
   private nextSeq = 0;

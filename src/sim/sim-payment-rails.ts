@@ -5,7 +5,7 @@ import { Random } from '../core/ports/random.js';
 import { Store, type StoreTransaction } from '../core/ports/store.js';
 import { ApiError } from '../core/shared/api-error.js';
 import { isExternal, parseRecipient, recipientKey } from '../core/wallet/recipients.js';
-import type { RailFaults } from '../core/wallet/wallet.handlers.js';
+import type { RailFaults } from '../core/ports/rail-faults.js';
 import type { WalletFailureBody, WalletFailureRule } from '../core/wallet/wallet.schema.js';
 import { BANK_SETTLE_MS, bankReference } from './sim-bank.js';
 import { CHAIN_TIMING, blockAt, transactionHash } from './fake-chain.js';

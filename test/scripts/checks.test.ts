@@ -19,7 +19,7 @@ afterAll(() => {
 const CLEAN: Record<string, string> = {
   'src/index.ts': "export { createRuntime } from './runtime/create-runtime.js';\nexport { serve } from './http/serve.js';\n",
   'src/core/ports/clock.ts': 'export interface Clock { now(): number }\n',
-  'src/core/shared/time.ts': "import type { Clock } from '../ports/clock.js';\nexport const toIso = (clock: Clock) => new Date(clock.now()).toISOString();\nexport const epoch = new Date(0);\n",
+  'src/core/shared/time.ts': "export const toIso = (ms: number) => new Date(ms).toISOString();\nexport const epoch = new Date(0);\n",
   'src/core/wallet/wallet.service.ts':
     "import { toIso } from '../shared/time.js';\n// Never call Date.now() here: time comes from the clock.\nexport const label = 'see Math.random docs';\nexport { toIso };\n",
   'src/sim/sim-clock.ts': "import type { Clock } from '../core/ports/clock.js';\nexport class SimClock implements Clock { now() { return Date.parse('2026-01-01T00:00:00Z'); } }\n",
@@ -171,6 +171,26 @@ describe.concurrent('layer check (scripts/check-layers.mjs)', () => {
     const result = await check(LAYERS, tree({ [file]: source }));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${file}: layer ${from} must not import ${to}`);
+  });
+
+  it('reports core/shared importing a port (shared holds pure helpers; ports build on them)', async () => {
+    const result = await check(LAYERS, tree({ 'src/core/shared/now.ts': "import type { Clock } from '../ports/clock.js';\nexport type C = Clock;\n" }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('src/core/shared/now.ts: core/shared holds pure helpers and must not import core/ports');
+  });
+
+  it("reports an area importing another area's handlers, and lets it use that area's schema", async () => {
+    const result = await check(
+      LAYERS,
+      tree({
+        'src/core/wallet/wallet.handlers.ts': 'export const handlers = [];\n',
+        'src/core/wallet/wallet.schema.ts': 'export const Amount = 1;\n',
+        'src/core/phone/phone.service.ts': "import { handlers } from '../wallet/wallet.handlers.js';\nimport { Amount } from '../wallet/wallet.schema.js';\nexport const x = [handlers, Amount];\n",
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("src/core/phone/phone.service.ts: area phone must not import area wallet's wallet.handlers.ts");
+    expect(result.stderr).not.toContain('wallet.schema');
   });
 
   it('reports an import cycle a -> b -> a', async () => {

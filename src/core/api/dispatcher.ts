@@ -1,6 +1,6 @@
 import { ApiError, toApiError } from '../shared/api-error.js';
 import { canonicalJson, sha256Hex } from '../shared/json.js';
-import { IDEMPOTENCY_KEY_MAX, type IdempotencyDecision, type IdempotencyKeys, type StoredOutcome } from '../shared/idempotency.js';
+import { IDEMPOTENCY_KEY_MAX, type IdempotencyDecision, type IdempotencyKeys, type StoredOutcome } from '../services/idempotency.js';
 import { isUploadedFile, type ReceivedUpload, type UploadedFile } from './binary.js';
 import type { BoundRoute, CallContext, RouteDefinition } from './route.js';
 import { parseInput } from './validation.js';

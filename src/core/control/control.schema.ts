@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { CreateAgentBody } from '../identity/identity.schema.js';
 import { intParam, timestamp } from '../shared/schemas.js';
-import { OpeningBalances } from '../wallet/wallet.schema.js';
+import { WalletCreationFields } from '../wallet/wallet.schema.js';
 
 /**
- * Body of `POST /_sim/agents`: identity's fields plus what other areas set up at creation (they
- * extend this schema and read their fields in an `onAgentCreated` hook).
+ * Body of `POST /_sim/agents`: identity's fields plus what other areas set up at creation. Each
+ * area declares its `<Area>CreationFields` in its own schema file and reads them in an
+ * `onAgentCreated` hook; one spread each here.
  */
 export const SimCreateAgentBody = CreateAgentBody.extend({
-  /** Opening wallet balances (wallet area), non-negative decimals: value funded into the service. */
-  balances: OpeningBalances.optional(),
+  ...WalletCreationFields,
 });
 export type SimCreateAgentBody = z.infer<typeof SimCreateAgentBody>;
 

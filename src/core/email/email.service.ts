@@ -16,7 +16,7 @@ import { MESSAGES, messageView, ownedKey, type OutboundRecord, type StoredMessag
 import { composedHeaders } from './headers.js';
 import { Mailboxes } from './mailboxes.js';
 import { OutboundDelivery } from './outbound.js';
-import { blobBytes } from '../shared/blob-bytes.js';
+import { blobBytes } from '../services/blob-bytes.js';
 
 /** A message an agent is about to send, after validation. */
 interface Draft extends Pick<StoredMessage, 'to' | 'cc' | 'bcc' | 'subject' | 'text' | 'html'> {

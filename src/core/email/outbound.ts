@@ -6,7 +6,7 @@ import { Store, type StoreTransaction } from '../ports/store.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import type { Outbox } from './email.schema.js';
 import { OUTBOUND, outboxView, type OutboundRecord } from './email.records.js';
-import { blobBytes } from '../shared/blob-bytes.js';
+import { blobBytes } from '../services/blob-bytes.js';
 
 /** Longest transport error kept on an outbound record. */
 const ERROR_MAX = 500;

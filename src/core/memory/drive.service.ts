@@ -18,7 +18,7 @@ import type { FileList, FileObject, ListFilesQuery } from './memory.schema.js';
 import { MemoryService, type PreparedMemory } from './memory.service.js';
 import { Tokenizer } from '../ports/tokenizer.js';
 import { TokenChunker } from './tokens.js';
-import { blobBytes } from '../shared/blob-bytes.js';
+import { blobBytes } from '../services/blob-bytes.js';
 
 /** Chunks embedded per embedder call while a document is indexed. */
 const EMBED_BATCH = 64;

@@ -1,3 +1,4 @@
+import type { RailFaults } from '../ports/rail-faults.js';
 import { bindRoute, callerOf, type BoundRoute } from '../api/route.js';
 import { ApiError } from '../shared/api-error.js';
 import type { CardService } from './card.service.js';
@@ -7,12 +8,6 @@ import type { WalletFailureBody, WalletFailureRule } from './wallet.schema.js';
 import type { WalletService } from './wallet.service.js';
 
 /** Failure injection of simulated payment rails (absent when the rails are real). */
-export interface RailFaults {
-  /** Adds a rule. @throws ApiError 400 invalid_recipient (recipient) */
-  addFailure(body: WalletFailureBody): Promise<WalletFailureRule>;
-  /** Removes every rule. */
-  clearFailures(): Promise<void>;
-}
 
 /** Binds the wallet routes and the wallet part of the control plane to the services. */
 export function walletHandlers(wallet: WalletService, invoices: InvoiceService, cards: CardService, faults: RailFaults | undefined): BoundRoute[] {

@@ -229,3 +229,6 @@ export const WalletLedger = z.object({
   assets: z.object({ usd: AssetTotals, eur: AssetTotals, usdc: AssetTotals, eth: AssetTotals, sol: AssetTotals }),
 });
 export type WalletLedger = z.infer<typeof WalletLedger>;
+
+/** The wallet's fields of `POST /_sim/agents`: opening balances, non-negative decimals funded into the service. */
+export const WalletCreationFields = { balances: OpeningBalances.optional() };

@@ -4,7 +4,7 @@ import { PaymentRails, type RailName } from '../ports/payment-rails.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { ApiError, notFound } from '../shared/api-error.js';
-import { Scheduler, type Job } from '../shared/scheduler.js';
+import { Scheduler, type Job } from '../services/scheduler.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { IdentityService, type AgentRecord } from '../identity/identity.service.js';
 import { formatAmount, parseAmount, storedMinor, toMinorUnits } from './amount.js';

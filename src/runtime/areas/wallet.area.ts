@@ -1,6 +1,6 @@
 import { IdentityService } from '../../core/identity/identity.service.js';
 import { PaymentRails } from '../../core/ports/payment-rails.js';
-import { Scheduler } from '../../core/shared/scheduler.js';
+import { Scheduler } from '../../core/services/scheduler.js';
 import { CardService } from '../../core/wallet/card.service.js';
 import { InvoiceService } from '../../core/wallet/invoice.service.js';
 import { Ledger } from '../../core/wallet/ledger.js';
@@ -8,7 +8,10 @@ import { WalletConfig, walletConfig } from '../../core/wallet/wallet-config.js';
 import { walletHandlers } from '../../core/wallet/wallet.handlers.js';
 import type { OpeningBalances } from '../../core/wallet/wallet.schema.js';
 import { SETTLE_JOB, WalletService } from '../../core/wallet/wallet.service.js';
+import { RailFaults } from '../../core/ports/rail-faults.js';
 import { SimPaymentRails } from '../../sim/sim-payment-rails.js';
+import { hostedPayments } from '../../core/wallet/hosted-payments.js';
+import { payPages } from '../edges/pay-pages/pay-pages.js';
 import type { AreaModule } from './area-module.js';
 
 /** Wallet: balances, sends over the fake chain and simulated bank, history, invoices, cards. */
@@ -18,7 +21,11 @@ export const walletArea: AreaModule = {
     container.bind(WalletConfig).toConstantValue(walletConfig(options.wallet));
     const rails = options.providers?.paymentRails;
     if (rails) container.bind(PaymentRails).toConstantValue(rails);
-    else container.bind(PaymentRails).to(SimPaymentRails);
+    else {
+      container.bind(SimPaymentRails).toSelf();
+      container.bind(PaymentRails).toService(SimPaymentRails);
+      container.bind(RailFaults).toService(SimPaymentRails);
+    }
     container.bind(Ledger).toSelf();
     container.bind(WalletService).toSelf();
     container.bind(InvoiceService).toSelf();
@@ -30,7 +37,11 @@ export const walletArea: AreaModule = {
       wallet.openWallet(tx, agent, wallet.parseOpeningBalances(request.balances as OpeningBalances | undefined));
     });
     container.get(Scheduler).handle(SETTLE_JOB, (job) => wallet.settle(job));
-    const rails = container.get(PaymentRails);
-    return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), rails instanceof SimPaymentRails ? rails : undefined);
+    const faults = container.isBound(RailFaults) ? container.get(RailFaults) : undefined;
+    return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), faults);
+  },
+  edges({ container }) {
+    const pages = payPages(hostedPayments(container.get(InvoiceService)));
+    return [{ kind: 'http', prefix: '/pay', fetch: async (request) => pages.fetch(request) }];
   },
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { GroupCommit } from '../../../src/runtime/group-commit.js';
+import { GroupCommit } from '../../src/runtime/group-commit.js';
 
 /** Lets every pending promise callback run (no time passes). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

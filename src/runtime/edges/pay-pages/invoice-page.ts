@@ -1,4 +1,4 @@
-import type { HostedInvoice } from '../../core/wallet/hosted-payments.js';
+import type { HostedInvoice } from '../../../core/wallet/hosted-payments.js';
 import { escapeHtml, page } from './html.js';
 
 const METHODS = [

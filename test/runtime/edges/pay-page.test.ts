@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RAW_TRANSPORTS, openRawWorld, type TestAgent, type World } from '../support/transports.js';
+import { RAW_TRANSPORTS, openRawWorld, type TestAgent, type World } from '../../support/transports.js';
 
 const form = (fields: Record<string, string>): RequestInit => ({
   method: 'POST',

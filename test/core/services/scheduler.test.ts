@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Scheduler, type Job } from '../../../src/core/shared/scheduler.js';
+import { Scheduler, type Job } from '../../../src/core/services/scheduler.js';
 import { MemoryStore } from '../../../src/providers/store/memory-store.js';
 import { SimClock } from '../../../src/sim/sim-clock.js';
 import { SeededRandom } from '../../../src/sim/seeded-random.js';

@@ -1,8 +1,8 @@
-import { inject, injectable } from './di.js';
+import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
 import { Store } from '../ports/store.js';
-import { ApiError } from './api-error.js';
-import { DAY_MS } from './time.js';
+import { ApiError } from '../shared/api-error.js';
+import { DAY_MS } from '../shared/time.js';
 
 const COLLECTION = 'idempotency';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, createRuntime } from '../../../src/index.js';
+import { canonicalJson, createRuntime } from '../../src/index.js';
 
 describe('sim.restore', () => {
   it('refuses a snapshot with an unusable random state with 400 on random, changing nothing', async () => {

@@ -1,8 +1,8 @@
-import { inject, injectable } from './di.js';
+import { inject, injectable } from '../shared/di.js';
 import { Clock, type TimerHandle } from '../ports/clock.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
-import type { Json } from './json.js';
+import type { Json } from '../shared/json.js';
 
 const JOBS = 'jobs';
 
