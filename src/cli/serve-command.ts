@@ -8,6 +8,7 @@ import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
 import { JsonFilePersistence } from '../providers/persistence/json-file-persistence.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
+import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 
 export { SERVE_USAGE } from './usage.js';
 
@@ -38,6 +39,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'smtp-host': { type: 'string' },
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
+      webhook: { type: 'string', multiple: true },
     },
   });
   const port = Number(values.port);
@@ -49,6 +51,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values.data ? { persistence: new JsonFilePersistence(values.data), blobs: new FileBlobStore(`${values.data}.blobs`) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
+    ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),

@@ -22,4 +22,6 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --smtp-host HOST     address of the SMTP listener (default: --host)
   --smtp-relay URL     send mail for outside addresses through this relay,
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
+  --webhook URL=SECRET deliver every agent's webhook events to URL, signed with SECRET
+                       (repeatable; docs/webhooks.md)
   --demo               create a demo agent and print its API key and a curl line`;

@@ -3,6 +3,7 @@ import { emailRoutes, emailSimRoutes } from './email/email.routes.js';
 import { identityRoutes } from './identity/identity.routes.js';
 import { memoryRoutes } from './memory/memory.routes.js';
 import { walletRoutes, walletSimRoutes } from './wallet/wallet.routes.js';
+import { webhooksRoutes, webhooksSimRoutes } from './webhooks/webhooks.routes.js';
 
 /**
  * Every agent-facing route table, by area: the derived `AgentClient` has one namespace per entry
@@ -13,10 +14,11 @@ export const AGENT_ROUTE_TABLES = {
   wallet: walletRoutes,
   email: emailRoutes,
   memory: memoryRoutes,
+  webhooks: webhooksRoutes,
 };
 
 /**
  * Every control-plane route table (`/_sim`, route ids `sim.<action>`, actions unique across
  * areas): the derived `SimClient` is flat (`sim.fundWallet(...)`). A new area adds one entry here.
  */
-export const SIM_ROUTE_TABLES = [controlRoutes, walletSimRoutes, emailSimRoutes] as const;
+export const SIM_ROUTE_TABLES = [controlRoutes, walletSimRoutes, emailSimRoutes, webhooksSimRoutes] as const;

@@ -12,6 +12,8 @@ import type { Embedder } from '../core/ports/embedder.js';
 import type { VectorIndexFactory } from '../core/ports/vector-index.js';
 import type { MemoryOptions } from '../core/memory/memory-config.js';
 import type { HttpClient } from '../core/ports/http-client.js';
+import type { AddressResolver } from '../core/ports/address-resolver.js';
+import type { RuntimeWebhookOption, WebhookOptions } from '../core/webhooks/webhook-config.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -30,6 +32,8 @@ export interface ProviderOverrides {
   documentExtractor?: DocumentExtractor;
   /** Every outbound HTTP request: webhook deliveries, TwiML fetches, provider APIs (default: `FetchHttpClient`). */
   httpClient?: HttpClient;
+  /** Resolves webhook hosts for live mode's private-address check (default: the OS resolver). */
+  addressResolver?: AddressResolver;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */
@@ -67,6 +71,10 @@ export interface RuntimeOptions {
   wallet?: WalletOptions;
   /** Memory settings: upload limit, chunking, index choice (defaults in docs/memory.md). */
   memory?: MemoryOptions;
+  /** Endpoints that receive every agent's webhook events (CLI `--webhook URL=SECRET`). */
+  webhooks?: RuntimeWebhookOption[];
+  /** Webhook delivery settings: timeout per attempt, private urls in live mode (docs/webhooks.md). */
+  webhookOptions?: WebhookOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }

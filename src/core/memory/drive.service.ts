@@ -6,7 +6,7 @@ import { Clock } from '../ports/clock.js';
 import { DocumentExtractor, type DocumentKind } from '../ports/document-extractor.js';
 import { EventLog } from '../ports/event-log.js';
 import { Random } from '../ports/random.js';
-import { Store } from '../ports/store.js';
+import { Store, type StoreView } from '../ports/store.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { ServiceConfig } from '../shared/service-config.js';
@@ -104,6 +104,12 @@ export class DriveService {
       next_cursor: page.hasMore && last ? encodeCursor(FILES, last.position) : null,
       total: this.store.view.count(FILES, agentId),
     };
+  }
+
+  /** A file as the API answers it, read in `view` (a transaction's, for events), or undefined. */
+  fileOf(view: StoreView, fileId: string): FileObject | undefined {
+    const record = view.get<FileRecord>(FILES, fileId);
+    return record && this.toFile(record);
   }
 
   /** The bytes of one of the agent's files. @throws ApiError 404 not_found (unknown, or another agent's) */

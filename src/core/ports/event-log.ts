@@ -25,6 +25,12 @@ export interface EventLog {
   after(after: number, limit: number): ServiceEvent[];
   /** Registers a listener called after commit for each new event (webhooks, streams). */
   subscribe(listener: (event: ServiceEvent) => void): () => void;
+  /**
+   * Registers work that must commit with every new event: called inside the appending
+   * transaction, so what it writes (webhook deliveries and their jobs) exists exactly when the
+   * event does. A throw rolls the whole transaction back, so hooks must not fail on good events.
+   */
+  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => void): void;
 }
 
 /** Injection token of {@link EventLog}. */

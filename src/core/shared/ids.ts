@@ -14,6 +14,9 @@ export const ID_PREFIX = {
   credential: 'cred',
   browserSession: 'bs',
   job: 'job',
+  webhook: 'wh',
+  event: 'evt',
+  delivery: 'dlv',
 } as const;
 
 /** A resource kind that has an id prefix. */

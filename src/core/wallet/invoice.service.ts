@@ -2,7 +2,7 @@ import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
 import { EventLog } from '../ports/event-log.js';
 import { Random } from '../ports/random.js';
-import { Store } from '../ports/store.js';
+import { Store, type StoreView } from '../ports/store.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
@@ -87,6 +87,12 @@ export class InvoiceService {
     const invoice = this.store.view.get<StoredInvoice>(INVOICES, invoiceId);
     if (!invoice || invoice.agent_id !== agentId) throw notFound('invoice');
     return this.toWire(invoice);
+  }
+
+  /** An invoice as the API answers it, read in `view` (a transaction's, for events), or undefined. */
+  wireOf(view: StoreView, invoiceId: string): Invoice | undefined {
+    const invoice = view.get<StoredInvoice>(INVOICES, invoiceId);
+    return invoice && this.toWire(invoice);
   }
 
   /** The invoice as the public payment page shows it, or undefined. */

@@ -13,6 +13,7 @@ const EVENTS = 'events';
 @injectable()
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
+  private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => void> = [];
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -22,6 +23,7 @@ export class StoreEventLog implements EventLog {
   append(tx: StoreTransaction, event: NewEvent): ServiceEvent {
     const entry: ServiceEvent = { seq: tx.count(EVENTS) + 1, type: event.type, agent_id: event.agent_id, at: toIso(this.clock.now()), data: event.data };
     tx.insert(EVENTS, String(entry.seq), entry);
+    for (const hook of this.appendHooks) hook(tx, entry);
     tx.afterCommit(() => {
       for (const listener of this.listeners) listener(entry);
     });
@@ -36,6 +38,10 @@ export class StoreEventLog implements EventLog {
       events.push(event);
     }
     return events;
+  }
+
+  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => void): void {
+    this.appendHooks.push(hook);
   }
 
   subscribe(listener: (event: ServiceEvent) => void): () => void {

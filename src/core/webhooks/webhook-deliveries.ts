@@ -1,0 +1,261 @@
+import { inject, injectable } from '../shared/di.js';
+import { Clock } from '../ports/clock.js';
+import type { ServiceEvent } from '../ports/event-log.js';
+import { HttpClient } from '../ports/http-client.js';
+import { Random } from '../ports/random.js';
+import { Store, type StoreTransaction } from '../ports/store.js';
+import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import { Scheduler, type Job } from '../services/scheduler.js';
+import { toIso } from '../shared/time.js';
+import { WebhookConfig } from './webhook-config.js';
+import { WebhookPayloads } from './webhook-payloads.js';
+import { WebhookService, type Endpoint } from './webhook.service.js';
+import { signatureHeader } from './signature.js';
+import { UrlGuard } from './url-guard.js';
+import { DELIVERY_JOB, MAX_ATTEMPTS, RETRY_OFFSETS_SECONDS, WEBHOOK_EVENT_TYPES } from './webhook-types.js';
+import type { DeliveriesQuery, DeliveryList, DeliveryStatus, WebhookDelivery } from './webhooks.schema.js';
+
+/** One delivery per (event, endpoint), in one partition: the control plane lists them all. */
+export const DELIVERIES = 'webhook_deliveries';
+/** The exact body of each delivered event, kept so every retry sends the same bytes. */
+export const WEBHOOK_EVENTS = 'webhook_events';
+const ALL = 'all';
+
+/** Event-log types that can become a delivery (the delivered types, and new wallet records). */
+const RELEVANT = new Set<string>([...WEBHOOK_EVENT_TYPES, 'wallet.transaction.created']);
+
+/** A delivery as stored. */
+export interface StoredDelivery extends WebhookDelivery {
+  /** Service time of the first attempt: retries are counted from it. */
+  first_attempt_ms: number;
+  /** The job of the next attempt (or of the final check after the last one); null once settled. */
+  job_id: string | null;
+}
+
+interface StoredWebhookEvent {
+  event_id: string;
+  body: string;
+}
+
+/**
+ * Delivers events to webhook endpoints, at least once, signed, with retries on the clock.
+ *
+ * Durability: deliveries are written by an event-log hook inside the transaction that appends
+ * the event, together with the job of their next attempt, so a crash can lose neither. Every
+ * attempt is "claimed" in a transaction that first schedules its successor (the next retry, or
+ * after the last attempt a final check): an attempt cut off by a crash is followed by its retry.
+ * The POST itself happens after the transaction commits, through the HttpClient port, and its
+ * outcome is written in a transaction of its own; a stale outcome never overwrites a newer one.
+ *
+ * Time: the first attempt starts as soon as the event commits and runs in the background (the
+ * request or clock step that caused the event does not wait for receivers). Retries are jobs of
+ * the clock: on the simulated clock, advancing past a retry runs it and waits for its outcome, so
+ * `POST /_sim/clock/advance` answers with every due retry recorded. Each attempt waits at most the
+ * delivery timeout (10 s of real time by default), so a receiver that hangs delays an advance by
+ * at most that per due attempt and never stops the clock.
+ */
+@injectable()
+export class WebhookDeliveries {
+  /** Bumped by restores and stop: outcomes of attempts started before are dropped. */
+  private generation = 0;
+  /** Attempts holding a slot, and those waiting for one (FIFO). */
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(Random) private readonly random: Random,
+    @inject(Scheduler) private readonly scheduler: Scheduler,
+    @inject(HttpClient) private readonly http: HttpClient,
+    @inject(WebhookConfig) private readonly config: WebhookConfig,
+    @inject(WebhookService) private readonly webhooks: WebhookService,
+    @inject(WebhookPayloads) private readonly payloads: WebhookPayloads,
+    @inject(UrlGuard) private readonly guard: UrlGuard,
+  ) {}
+
+  /**
+   * The event-log hook: inside the appending transaction, writes one delivery per interested
+   * endpoint with its first attempt claimed and its first retry scheduled; the first attempt
+   * starts once the transaction commits.
+   */
+  enqueue(tx: StoreTransaction, event: ServiceEvent): void {
+    if (!RELEVANT.has(event.type)) return;
+    const payload = this.payloads.payloadOf(tx, event);
+    if (!payload) return;
+    const endpoints = this.webhooks.endpointsFor(tx, event.agent_id, payload.type);
+    if (endpoints.length === 0) return;
+    const now = this.clock.now();
+    const eventId = this.random.id('event');
+    const body = JSON.stringify({ id: eventId, type: payload.type, created_at: event.at, agent_id: event.agent_id, data: payload.data });
+    tx.insert<StoredWebhookEvent>(WEBHOOK_EVENTS, eventId, { event_id: eventId, body });
+    const started: string[] = [];
+    for (const endpoint of endpoints) {
+      const deliveryId = this.random.id('delivery');
+      const retryAt = now + RETRY_OFFSETS_SECONDS[0] * 1000;
+      const delivery: StoredDelivery = {
+        delivery_id: deliveryId,
+        webhook_id: endpoint.webhook_id,
+        event_id: eventId,
+        type: payload.type,
+        url: endpoint.url,
+        attempts: 1,
+        status: 'pending',
+        last_response_status: null,
+        next_attempt_at: toIso(retryAt),
+        first_attempt_ms: now,
+        job_id: this.scheduler.schedule(tx, retryAt, DELIVERY_JOB, { delivery_id: deliveryId, attempt: 2 }),
+      };
+      tx.insert(DELIVERIES, deliveryId, delivery, ALL);
+      started.push(deliveryId);
+    }
+    const generation = this.generation;
+    tx.afterCommit(() => {
+      // Nobody awaits a first attempt: a failure to record its outcome (the store closing under
+      // it) must not become an unhandled rejection; the stored retry covers the attempt anyway.
+      for (const deliveryId of started) this.attempt(deliveryId, 1, generation).catch(() => undefined);
+    });
+  }
+
+  /** Runs a delivery job: claims attempt `attempt` (or settles a delivery whose attempts ran out) and makes it. */
+  async run(job: Job): Promise<void> {
+    const deliveryId = String(job.data.delivery_id);
+    const attempt = Number(job.data.attempt);
+    const generation = this.generation;
+    const claimed = await this.store.transaction((tx) => this.claim(tx, deliveryId, attempt));
+    if (claimed) await this.attempt(deliveryId, attempt, generation);
+  }
+
+  /**
+   * A newest-first page of deliveries, optionally of one endpoint or status.
+   * @throws ApiError 400 invalid_request (a cursor of another list)
+   */
+  list(query: DeliveriesQuery): DeliveryList {
+    const listName = `webhooks.deliveries|${query.webhook_id ?? ''}|${query.status ?? ''}`;
+    const before = query.cursor === undefined ? undefined : decodeCursor(listName, query.cursor);
+    const page = this.store.view.page<StoredDelivery>(DELIVERIES, {
+      partition: ALL,
+      limit: query.limit,
+      ...(before === undefined ? {} : { before }),
+      where: (delivery) => (query.webhook_id === undefined || delivery.webhook_id === query.webhook_id) && (query.status === undefined || delivery.status === query.status),
+    });
+    const last = page.items[page.items.length - 1];
+    return { deliveries: page.items.map((item) => toWire(item.record)), next_cursor: page.hasMore && last ? encodeCursor(listName, last.position) : null };
+  }
+
+  /** Drops what attempts started before a restore would write: the restored world has its own deliveries. */
+  restored(): void {
+    this.generation++;
+  }
+
+  /** Stops recording outcomes (the runtime is closing); attempts in flight end by their timeout. */
+  stop(): void {
+    this.generation++;
+  }
+
+  /** Claims attempt `attempt` in `tx`: schedules its successor first, so a crash mid-attempt still leads to a retry. */
+  private claim(tx: StoreTransaction, deliveryId: string, attempt: number): boolean {
+    const delivery = tx.get<StoredDelivery>(DELIVERIES, deliveryId);
+    if (!delivery || delivery.status !== 'pending' || delivery.attempts !== attempt - 1) return false;
+    if (attempt > MAX_ATTEMPTS || !this.webhooks.endpoint(tx, delivery.webhook_id)) {
+      // Out of attempts (the last one never reported back), or the endpoint is gone.
+      tx.update<StoredDelivery>(DELIVERIES, deliveryId, { ...delivery, status: 'failed', next_attempt_at: null, job_id: null });
+      return false;
+    }
+    const successorAt =
+      attempt < MAX_ATTEMPTS
+        ? delivery.first_attempt_ms + RETRY_OFFSETS_SECONDS[attempt - 1]! * 1000
+        : this.clock.now() + this.config.timeoutMs + RETRY_OFFSETS_SECONDS[0] * 1000;
+    const jobId = this.scheduler.schedule(tx, successorAt, DELIVERY_JOB, { delivery_id: deliveryId, attempt: attempt + 1 });
+    tx.update<StoredDelivery>(DELIVERIES, deliveryId, {
+      ...delivery,
+      attempts: attempt,
+      next_attempt_at: attempt < MAX_ATTEMPTS ? toIso(successorAt) : null,
+      job_id: jobId,
+    });
+    return true;
+  }
+
+  /** Makes one attempt outside any transaction, then records its outcome. */
+  private async attempt(deliveryId: string, attempt: number, generation: number): Promise<void> {
+    if (generation !== this.generation) return;
+    const delivery = this.store.view.get<StoredDelivery>(DELIVERIES, deliveryId);
+    if (!delivery || delivery.status !== 'pending') return;
+    const endpoint = this.webhooks.endpoint(this.store.view, delivery.webhook_id);
+    const event = this.store.view.get<StoredWebhookEvent>(WEBHOOK_EVENTS, delivery.event_id);
+    if (!endpoint || !event) return;
+    const status = await this.post(endpoint, event.body, attempt);
+    if (generation !== this.generation) return;
+    await this.store.transaction((tx) => this.record(tx, deliveryId, attempt, status));
+  }
+
+  /** Runs `work` once fewer than `concurrency` attempts are in flight; a finished attempt hands its slot on. */
+  private async withSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active < this.config.concurrency) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+
+  /** POSTs one signed delivery; answers the HTTP status, or null when no answer came. */
+  private post(endpoint: Endpoint, body: string, attempt: number): Promise<number | null> {
+    return this.withSlot(() => this.send(endpoint, body, attempt));
+  }
+
+  private async send(endpoint: Endpoint, body: string, attempt: number): Promise<number | null> {
+    try {
+      if (endpoint.owner !== null && this.webhooks.guardsUrls) await this.guard.check(endpoint.url);
+      const timestamp = Math.floor(this.clock.now() / 1000);
+      const response = await this.http.request({
+        method: 'POST',
+        url: endpoint.url,
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'agent-services-webhooks/1',
+          'Agent-Signature': signatureHeader(endpoint.secret, timestamp, body),
+          'Agent-Webhook-Id': endpoint.webhook_id,
+          'Agent-Delivery-Attempt': String(attempt),
+        },
+        body,
+        timeoutMs: this.config.timeoutMs,
+      });
+      return response.status;
+    } catch {
+      // Refused, reset, timed out, or (live) re-pointed at a private address: no answer.
+      return null;
+    }
+  }
+
+  /** Writes an attempt's outcome; a 2xx from any attempt delivers, failures count only for the newest attempt. */
+  private record(tx: StoreTransaction, deliveryId: string, attempt: number, status: number | null): void {
+    const delivery = tx.get<StoredDelivery>(DELIVERIES, deliveryId);
+    if (!delivery || delivery.status !== 'pending') return;
+    const delivered = status !== null && status >= 200 && status < 300;
+    if (!delivered && delivery.attempts !== attempt) return;
+    const done = delivered || attempt >= MAX_ATTEMPTS;
+    if (done && delivery.job_id) this.scheduler.cancel(tx, delivery.job_id);
+    const next: StoredDelivery = done
+      ? { ...delivery, status: delivered ? 'delivered' : 'failed', last_response_status: status, next_attempt_at: null, job_id: null }
+      : { ...delivery, last_response_status: status };
+    tx.update<StoredDelivery>(DELIVERIES, deliveryId, next);
+  }
+}
+
+function toWire(delivery: StoredDelivery): WebhookDelivery {
+  return {
+    delivery_id: delivery.delivery_id,
+    webhook_id: delivery.webhook_id,
+    event_id: delivery.event_id,
+    type: delivery.type,
+    url: delivery.url,
+    attempts: delivery.attempts,
+    status: delivery.status as DeliveryStatus,
+    last_response_status: delivery.last_response_status,
+    next_attempt_at: delivery.next_attempt_at,
+  };
+}

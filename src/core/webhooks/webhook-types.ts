@@ -1,0 +1,38 @@
+/** The event types delivered to webhooks (DECISIONS.md, "Webhooks (every area)"). */
+export const WEBHOOK_EVENT_TYPES = [
+  'sms.status_changed',
+  'sms.received',
+  'call.status_changed',
+  'email.received',
+  'wallet.transaction.updated',
+  'wallet.transaction.received',
+  'invoice.paid',
+  'file.indexed',
+  'browser.session.terminated',
+] as const;
+
+/** One delivered event type. */
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Whether `type` is a delivered event type. */
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** Retries after the first attempt, in seconds of service time counted from the first attempt. */
+export const RETRY_OFFSETS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 86_400] as const;
+
+/** The first attempt and its six retries. */
+export const MAX_ATTEMPTS = RETRY_OFFSETS_SECONDS.length + 1;
+
+/** How long a receiver has to answer one attempt, in milliseconds of real time. */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+
+/** Receivers accept signatures at most this many seconds away from their clock. */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** Job type of a delivery attempt (a retry, or the final check after the last attempt). */
+export const DELIVERY_JOB = 'webhooks.deliver';
+
+/** Prefix of every signing secret. */
+export const SECRET_PREFIX = 'whsec_';

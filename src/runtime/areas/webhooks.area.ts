@@ -1,0 +1,41 @@
+import { AddressResolver } from '../../core/ports/address-resolver.js';
+import { EventLog } from '../../core/ports/event-log.js';
+import { Scheduler } from '../../core/services/scheduler.js';
+import { UrlGuard } from '../../core/webhooks/url-guard.js';
+import { WebhookConfig, webhookConfig } from '../../core/webhooks/webhook-config.js';
+import { WebhookDeliveries } from '../../core/webhooks/webhook-deliveries.js';
+import { WebhookPayloads } from '../../core/webhooks/webhook-payloads.js';
+import { WebhookService } from '../../core/webhooks/webhook.service.js';
+import { DELIVERY_JOB } from '../../core/webhooks/webhook-types.js';
+import { webhooksHandlers } from '../../core/webhooks/webhooks.handlers.js';
+import { DnsAddressResolver } from '../../providers/net/dns-address-resolver.js';
+import type { AreaModule } from './area-module.js';
+
+/**
+ * Webhooks: agents' endpoints and the runtime's, signed deliveries of every area's events with
+ * retries on the clock. Composed after the areas whose events it reads (wallet, email, memory).
+ */
+export const webhooksArea: AreaModule = {
+  name: 'webhooks',
+  bind({ container, options, mode }) {
+    container.bind(WebhookConfig).toConstantValue(webhookConfig(options.webhooks, options.webhookOptions, mode));
+    container.bind(AddressResolver).toConstantValue(options.providers?.addressResolver ?? new DnsAddressResolver());
+    container.bind(UrlGuard).toSelf();
+    container.bind(WebhookPayloads).toSelf();
+    container.bind(WebhookService).toSelf();
+    container.bind(WebhookDeliveries).toSelf();
+  },
+  start({ container }) {
+    const deliveries = container.get(WebhookDeliveries);
+    container.get(Scheduler).handle(DELIVERY_JOB, (job) => deliveries.run(job));
+    container.get(EventLog).onAppend((tx, event) => deliveries.enqueue(tx, event));
+    return webhooksHandlers(container.get(WebhookService), deliveries);
+  },
+  restored({ container }) {
+    container.get(WebhookDeliveries).restored();
+  },
+  async stop({ container }) {
+    // Attempts in flight end by their own timeout; their outcomes are no longer recorded.
+    container.get(WebhookDeliveries).stop();
+  },
+};
