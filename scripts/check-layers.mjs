@@ -13,9 +13,11 @@ const ALLOWED = {
   runtime: ['core', 'sim', 'providers', 'runtime'],
   http: ['core', 'runtime', 'http'],
   smtp: ['core', 'runtime', 'smtp'],
-  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'cli', 'index'],
+  mcp: ['core', 'runtime', 'http', 'index', 'mcp'],
+  testing: ['core', 'runtime', 'http', 'providers', 'index', 'testing'],
+  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'mcp', 'cli', 'index'],
   conformance: ['core', 'conformance', 'http', 'runtime', 'index'],
-  index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp'],
+  index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp', 'mcp'],
 };
 // Libraries core and sim may use: pure and deterministic (validation, parsing, hashing, DI).
 // Anything with I/O, native or WebAssembly state (tokenizers, indexes, mail, HTTP) sits behind a

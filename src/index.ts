@@ -6,12 +6,14 @@
  * same client over HTTP.
  */
 import { createApp } from './http/create-app.js';
+import { mcpEdge } from './mcp/mcp-edge.js';
 import { createRuntimeCore, type Runtime } from './runtime/create-runtime.js';
 import type { RuntimeOptions } from './runtime/runtime-options.js';
 
-/** Builds a runtime with its HTTP layer attached (`runtime.fetch`). */
+/** Builds a runtime with its HTTP layer attached (`runtime.fetch`), the MCP endpoint at `/mcp` included. */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const runtime = await createRuntimeCore(options);
+  runtime.addEdge(mcpEdge(runtime));
   const app = createApp(runtime);
   runtime.attachFetch((request) => app.fetch(request));
   return runtime;
@@ -26,6 +28,7 @@ export { ApiError, ERROR_STATUS, type ErrorCode, type ErrorBody } from './core/s
 export { createAgentClient, createSimClient, type AgentClient, type SimClient, type Transport, type CallOptions, type CallInput } from './core/client.js';
 export { buildClient, type ClientOf, type RouteMethod, type RouteTable } from './core/api/route-client.js';
 export { AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES } from './core/routes.js';
+export { createMcpServer, serveMcpStdio, mcpEdge, MCP_PATH, agentTools as mcpTools, toolNameOf as mcpToolNameOf, type ToolSpec as McpToolSpec } from './mcp/index.js';
 export type { AreaModule, AreaContext, AreaEdge } from './runtime/areas/area-module.js';
 export type { HttpClient, OutboundRequest, OutboundResponse } from './core/ports/http-client.js';
 export { FetchHttpClient } from './providers/http/fetch-http-client.js';
@@ -71,3 +74,9 @@ export type * from './core/webhooks/webhooks.schema.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './core/webhooks/webhook-types.js';
 export type { RuntimeWebhookOption, WebhookOptions } from './core/webhooks/webhook-config.js';
 export type { AddressResolver } from './core/ports/address-resolver.js';
+export type * from './core/phone/phone.schema.js';
+export type { PhoneOptions } from './core/phone/phone-config.js';
+export { CarrierRefusal, type Telephony, type TelephonyReports, type CarrierSms, type CarrierCall, type SmsPlan, type CallPlan } from './core/ports/telephony.js';
+export { SimCarrier } from './sim/sim-carrier.js';
+export { TwilioTelephony, type TwilioOptions } from './providers/telephony/twilio-telephony.js';
+export { twilioSignature, verifyTwilioSignature } from './providers/telephony/twilio-signature.js';

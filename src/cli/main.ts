@@ -9,6 +9,7 @@ import { SERVE_USAGE, USAGE } from './usage.js';
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const print = (line: string) => process.stdout.write(`${line}\n`);
+  if (command === 'mcp') return (await import('./mcp-command.js')).mcpMain(rest, print);
   if (command === 'serve') {
     if (rest.includes('--help') || rest.includes('-h')) {
       print(SERVE_USAGE);

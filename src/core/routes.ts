@@ -2,6 +2,7 @@ import { controlRoutes } from './control/control.routes.js';
 import { emailRoutes, emailSimRoutes } from './email/email.routes.js';
 import { identityRoutes } from './identity/identity.routes.js';
 import { memoryRoutes } from './memory/memory.routes.js';
+import { phoneRoutes, phoneSimRoutes } from './phone/phone.routes.js';
 import { walletRoutes, walletSimRoutes } from './wallet/wallet.routes.js';
 import { webhooksRoutes, webhooksSimRoutes } from './webhooks/webhooks.routes.js';
 
@@ -15,10 +16,11 @@ export const AGENT_ROUTE_TABLES = {
   email: emailRoutes,
   memory: memoryRoutes,
   webhooks: webhooksRoutes,
+  phone: phoneRoutes,
 };
 
 /**
  * Every control-plane route table (`/_sim`, route ids `sim.<action>`, actions unique across
  * areas): the derived `SimClient` is flat (`sim.fundWallet(...)`). A new area adds one entry here.
  */
-export const SIM_ROUTE_TABLES = [controlRoutes, walletSimRoutes, emailSimRoutes, webhooksSimRoutes] as const;
+export const SIM_ROUTE_TABLES = [controlRoutes, walletSimRoutes, emailSimRoutes, phoneSimRoutes, webhooksSimRoutes] as const;

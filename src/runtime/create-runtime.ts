@@ -131,6 +131,14 @@ export class Runtime {
   }
 
   /**
+   * Adds an inbound edge answered outside the areas (the package mounts the MCP endpoint at
+   * `/mcp` this way). The HTTP layer reads the edges when it is built, so add them before.
+   */
+  addEdge(edge: AreaEdge): void {
+    this.parts.edges.push(edge);
+  }
+
+  /**
    * Ends the world cleanly: aborts the calls in flight, stops every area's long-lived work
    * (sessions, sandboxes, listeners), then waits until every change is saved. Idempotent.
    */

@@ -14,6 +14,8 @@ import type { MemoryOptions } from '../core/memory/memory-config.js';
 import type { HttpClient } from '../core/ports/http-client.js';
 import type { AddressResolver } from '../core/ports/address-resolver.js';
 import type { RuntimeWebhookOption, WebhookOptions } from '../core/webhooks/webhook-config.js';
+import type { Telephony } from '../core/ports/telephony.js';
+import type { PhoneOptions } from '../core/phone/phone-config.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -34,6 +36,8 @@ export interface ProviderOverrides {
   httpClient?: HttpClient;
   /** Resolves webhook hosts for live mode's private-address check (default: the OS resolver). */
   addressResolver?: AddressResolver;
+  /** The phone network (default: the simulated carrier of `src/sim`; `TwilioTelephony` for Twilio). */
+  telephony?: Telephony;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */
@@ -75,6 +79,8 @@ export interface RuntimeOptions {
   webhooks?: RuntimeWebhookOption[];
   /** Webhook delivery settings: timeout per attempt, private urls in live mode (docs/webhooks.md). */
   webhookOptions?: WebhookOptions;
+  /** Phone settings: the simulated carrier's delays, speaking rate, redirect limit (defaults of DECISIONS.md). */
+  phone?: PhoneOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }

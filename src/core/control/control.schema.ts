@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CreateAgentBody } from '../identity/identity.schema.js';
 import { intParam, timestamp } from '../shared/schemas.js';
 import { WalletCreationFields } from '../wallet/wallet.schema.js';
+import { PhoneCreationFields } from '../phone/phone.schema.js';
 
 /**
  * Body of `POST /_sim/agents`: identity's fields plus what other areas set up at creation. Each
@@ -10,6 +11,7 @@ import { WalletCreationFields } from '../wallet/wallet.schema.js';
  */
 export const SimCreateAgentBody = CreateAgentBody.extend({
   ...WalletCreationFields,
+  ...PhoneCreationFields,
 });
 export type SimCreateAgentBody = z.infer<typeof SimCreateAgentBody>;
 

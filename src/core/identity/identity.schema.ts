@@ -27,6 +27,8 @@ export const CreatedAgent = z.object({
   agent_id: z.string(),
   handle: z.string(),
   email: z.string(),
+  /** The agent's E.164 number (phone area). */
+  phone_number: z.string().optional(),
   api_key: z.string(),
 });
 export type CreatedAgent = z.infer<typeof CreatedAgent>;

@@ -1,0 +1,256 @@
+import { inject, injectable } from '../shared/di.js';
+import { Clock } from '../ports/clock.js';
+import { EventLog } from '../ports/event-log.js';
+import { Random } from '../ports/random.js';
+import { Store, type StoreTransaction } from '../ports/store.js';
+import { CarrierRefusal, Telephony, type CarrierCall } from '../ports/telephony.js';
+import { IdentityService } from '../identity/identity.service.js';
+import { ApiError, notFound } from '../shared/api-error.js';
+import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import type { Job } from '../services/scheduler.js';
+import { Scheduler } from '../services/scheduler.js';
+import { toIso } from '../shared/time.js';
+import { PhoneConfig } from './phone-config.js';
+import { PhoneLines } from './phone-lines.js';
+import { CALLS, CALL_STEP_JOB, CARRIER_REFS, callView, type CarrierRef, type StoredCall } from './phone.records.js';
+import type { Call, CallList, CallStatus, PhoneListQuery, PlaceCallBody, PlacedCall } from './phone.schema.js';
+import { speechSeconds } from './speech.js';
+import { TEST_NUMBERS } from './test-numbers.js';
+import { TwimlFetcher } from './twiml-fetch.js';
+import { runTwiml } from './twiml.js';
+
+/** The steps of a simulated call, as job data. */
+type CallStep =
+  | { step: 'ringing'; call_id: string; answers_at_ms: number; refusal: string | null }
+  | { step: 'answer'; call_id: string; refusal: string | null }
+  | { step: 'fetch'; call_id: string; url: string; method: 'GET' | 'POST'; redirects: number }
+  | { step: 'end'; call_id: string; status: 'completed' | 'failed'; failure_reason: string | null };
+
+const TERMINAL = new Set<CallStatus>(['completed', 'failed']);
+const RANK: Record<CallStatus, number> = { initiated: 0, ringing: 1, 'in-progress': 2, completed: 3, failed: 3 };
+
+/**
+ * Outbound voice calls: `initiated`, `ringing`, `in-progress` once answered, then `completed` when
+ * the flow ends (a script spoken at the configured rate, or TwiML fetched through the `HttpClient`
+ * port and run), or `failed` (busy, no answer, TwiML that cannot be fetched or read). Simulated
+ * calls move on the clock as durable jobs; the outbound HTTP happens in a job, outside any store
+ * transaction. Every change appends `call.status_changed` with the call as the API shows it.
+ */
+@injectable()
+export class CallService {
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(Random) private readonly random: Random,
+    @inject(EventLog) private readonly events: EventLog,
+    @inject(Scheduler) private readonly scheduler: Scheduler,
+    @inject(IdentityService) private readonly identity: IdentityService,
+    @inject(PhoneLines) private readonly lines: PhoneLines,
+    @inject(Telephony) private readonly telephony: Telephony,
+    @inject(TwimlFetcher) private readonly twiml: TwimlFetcher,
+    @inject(PhoneConfig) private readonly config: PhoneConfig,
+  ) {}
+
+  /**
+   * Places a call from the agent's number, `initiated`.
+   * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number)
+   */
+  async place(agentId: string, body: PlaceCallBody): Promise<PlacedCall> {
+    const to = this.lines.recipient(this.store.view, agentId, body.to);
+    if (to === TEST_NUMBERS.invalid) throw new ApiError('invalid_recipient', `to: ${to} is not a valid phone number (Twilio test number)`, 'to');
+    const callId = this.random.id('call');
+    const nowMs = this.clock.now();
+    const flow = body.script !== undefined ? { script: body.script } : { twiml_url: body.twiml_url! };
+    const { record, live } = await this.store.transaction((tx) => {
+      const record: StoredCall = {
+        call_id: callId,
+        owner: agentId,
+        to,
+        from: this.lines.line(tx, agentId).phone_number,
+        status: 'initiated',
+        created_at: toIso(nowMs),
+        duration_seconds: null,
+        ended_at: null,
+        failure_reason: null,
+        transcript: [],
+        flow,
+        answered_ms: null,
+        redirects: 0,
+      };
+      tx.insert(CALLS, callId, record, agentId);
+      this.events.append(tx, { type: 'call.status_changed', agent_id: agentId, data: { ...callView(record, nowMs) } });
+      const plan = this.telephony.planCall(tx, this.carrierCall(record));
+      if (plan) this.schedule(tx, plan.ringing_at_ms, { step: 'ringing', call_id: callId, answers_at_ms: plan.answers_at_ms, refusal: plan.refusal });
+      return { record, live: plan === null };
+    });
+    const placed = live ? await this.dispatch(record) : record;
+    return { call_id: placed.call_id, to: placed.to, from: placed.from, status: placed.status, created_at: placed.created_at };
+  }
+
+  /** One of the agent's calls. @throws ApiError 404 not_found (unknown or another agent's) */
+  get(agentId: string, callId: string): Call {
+    const record = this.store.view.get<StoredCall>(CALLS, callId);
+    if (!record || record.owner !== agentId) throw notFound('call');
+    return callView(record, this.clock.now());
+  }
+
+  /** The agent's calls, newest first. @throws ApiError 400 invalid_request (cursor) */
+  list(agentId: string, query: PhoneListQuery): CallList {
+    const before = query.cursor === undefined ? undefined : decodeCursor('phone.calls', query.cursor);
+    const page = this.store.view.page<StoredCall>(CALLS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
+    const last = page.items[page.items.length - 1];
+    const nowMs = this.clock.now();
+    return { calls: page.items.map(({ record }) => callView(record, nowMs)), next_cursor: page.hasMore && last ? encodeCursor('phone.calls', last.position) : null };
+  }
+
+  /** Runs one step of a simulated call (the `phone.call.step` job). */
+  async step(job: Job): Promise<void> {
+    const step = job.data as unknown as CallStep;
+    if (step.step === 'fetch') return this.fetchFlow(step);
+    await this.store.transaction((tx) => {
+      const record = tx.get<StoredCall>(CALLS, step.call_id);
+      if (!record || TERMINAL.has(record.status)) return;
+      const nowMs = this.clock.now();
+      switch (step.step) {
+        case 'ringing':
+          this.update(tx, { ...record, status: 'ringing' });
+          this.schedule(tx, step.answers_at_ms, { step: 'answer', call_id: record.call_id, refusal: step.refusal });
+          return;
+        case 'answer':
+          if (step.refusal !== null) {
+            this.finish(tx, record, 'failed', step.refusal);
+            return;
+          }
+          this.answer(tx, record, nowMs);
+          return;
+        case 'end':
+          this.finish(tx, record, step.status, step.failure_reason);
+          return;
+      }
+    });
+  }
+
+  /** Applies a real carrier's report about the call it knows as `carrierId`. */
+  async report(carrierId: string, status: 'ringing' | 'in-progress' | 'completed' | 'failed', details: { duration_seconds?: number; failure_reason?: string }): Promise<void> {
+    await this.store.transaction((tx) => {
+      const ref = tx.get<CarrierRef>(CARRIER_REFS, carrierId);
+      if (ref?.kind !== 'call') return;
+      const record = tx.get<StoredCall>(CALLS, ref.id);
+      if (!record || RANK[status] <= RANK[record.status]) return;
+      const nowMs = this.clock.now();
+      if (status === 'ringing') this.update(tx, { ...record, status });
+      else if (status === 'in-progress') {
+        const transcript = 'script' in record.flow ? [{ at: toIso(nowMs), at_ms: nowMs, text: record.flow.script }] : [];
+        this.update(tx, { ...record, status, answered_ms: nowMs, transcript });
+      } else {
+        this.finish(tx, record, status, status === 'failed' ? (details.failure_reason ?? 'failed') : null, details.duration_seconds);
+      }
+    });
+  }
+
+  /** Answers a call: `in-progress`, then the script's end, or the TwiML fetch, on the clock. */
+  private answer(tx: StoreTransaction, record: StoredCall, nowMs: number): void {
+    if ('script' in record.flow) {
+      const line = { at: toIso(nowMs), at_ms: nowMs, text: record.flow.script };
+      this.update(tx, { ...record, status: 'in-progress', answered_ms: nowMs, transcript: [line] });
+      const endsAt = nowMs + speechSeconds(record.flow.script, this.config.wordsPerMinute) * 1000;
+      this.schedule(tx, endsAt, { step: 'end', call_id: record.call_id, status: 'completed', failure_reason: null });
+      return;
+    }
+    this.update(tx, { ...record, status: 'in-progress', answered_ms: nowMs });
+    this.schedule(tx, nowMs, { step: 'fetch', call_id: record.call_id, url: record.flow.twiml_url, method: 'POST', redirects: 0 });
+  }
+
+  /**
+   * Fetches a TwiML document (outside any transaction), then records what it says with the times
+   * it says it and schedules what follows: the next fetch of a `<Redirect>` (at most
+   * `maxRedirects`; past that the call ends as if the document had), or the end of the call.
+   */
+  private async fetchFlow(step: Extract<CallStep, { step: 'fetch' }>): Promise<void> {
+    const current = this.store.view.get<StoredCall>(CALLS, step.call_id);
+    if (!current || current.status !== 'in-progress') return;
+    const fetched = await this.twiml.fetch(step.url, step.method, current);
+    await this.store.transaction((tx) => {
+      const record = tx.get<StoredCall>(CALLS, step.call_id);
+      if (!record || record.status !== 'in-progress') return;
+      const nowMs = this.clock.now();
+      if (!fetched.ok) {
+        this.finish(tx, record, 'failed', fetched.reason);
+        return;
+      }
+      const run = runTwiml(fetched.verbs, this.config.wordsPerMinute);
+      const lines = run.said.map(({ offset, text }) => ({ at: toIso(nowMs + offset * 1000), at_ms: nowMs + offset * 1000, text }));
+      tx.update<StoredCall>(CALLS, record.call_id, { ...record, transcript: [...record.transcript, ...lines], redirects: step.redirects });
+      const at = nowMs + run.end.offset * 1000;
+      const end = (status: 'completed' | 'failed', reason: string | null) =>
+        this.schedule(tx, at, { step: 'end', call_id: record.call_id, status, failure_reason: reason });
+      switch (run.end.kind) {
+        case 'end':
+        case 'hangup':
+          end('completed', null);
+          return;
+        case 'reject':
+          end('failed', run.end.reason);
+          return;
+        case 'redirect': {
+          if (step.redirects >= this.config.maxRedirects) return end('completed', null);
+          const next = resolveUrl(run.end.url, step.url);
+          if (next === undefined) return end('failed', 'twiml_invalid');
+          this.schedule(tx, at, { step: 'fetch', call_id: record.call_id, url: next, method: run.end.method, redirects: step.redirects + 1 });
+          return;
+        }
+      }
+    });
+  }
+
+  /** Places a call with a real carrier after it committed; a refusal fails it at once. */
+  private async dispatch(record: StoredCall): Promise<StoredCall> {
+    let outcome: { carrier_id: string } | { refusal: string };
+    try {
+      outcome = await this.telephony.dispatchCall!(this.carrierCall(record));
+    } catch (error) {
+      outcome = { refusal: error instanceof CarrierRefusal ? `carrier_error_${error.code}` : 'carrier_unavailable' };
+    }
+    return this.store.transaction((tx) => {
+      const current = tx.get<StoredCall>(CALLS, record.call_id)!;
+      if ('carrier_id' in outcome) {
+        if (!tx.get(CARRIER_REFS, outcome.carrier_id)) tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'call', id: record.call_id });
+        return current;
+      }
+      return this.finish(tx, current, 'failed', outcome.refusal);
+    });
+  }
+
+  /** Ends a call: its status, end time, duration (from the answer, 0 when never answered) and reason. */
+  private finish(tx: StoreTransaction, record: StoredCall, status: 'completed' | 'failed', reason: string | null, carrierDuration?: number): StoredCall {
+    const nowMs = this.clock.now();
+    const duration = carrierDuration ?? (record.answered_ms === null ? 0 : Math.round((nowMs - record.answered_ms) / 1000));
+    const next = this.update(tx, { ...record, status, ended_at: toIso(nowMs), duration_seconds: duration, failure_reason: status === 'failed' ? reason : null });
+    if (status === 'completed') this.identity.recordActivity(tx, record.owner, 'messages_sent');
+    return next;
+  }
+
+  private update(tx: StoreTransaction, record: StoredCall): StoredCall {
+    tx.update(CALLS, record.call_id, record);
+    this.events.append(tx, { type: 'call.status_changed', agent_id: record.owner, data: { ...callView(record, this.clock.now()) } });
+    return record;
+  }
+
+  private schedule(tx: StoreTransaction, atMs: number, step: CallStep): void {
+    this.scheduler.schedule(tx, atMs, CALL_STEP_JOB, { ...step });
+  }
+
+  private carrierCall(record: StoredCall): CarrierCall {
+    return { call_id: record.call_id, agent_id: record.owner, from: record.from, to: record.to, flow: record.flow };
+  }
+}
+
+/** A redirect target resolved against the document's URL, if it is http or https. */
+function resolveUrl(target: string, base: string): string | undefined {
+  try {
+    const url = new URL(target, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,57 @@
+import type { ServiceIdentifier } from '../shared/di.js';
+import { DEFAULT_WORDS_PER_MINUTE } from './speech.js';
+
+/** Phone options of `createRuntime({ phone })`; every field has the DECISIONS.md default. */
+export interface PhoneOptions {
+  /** Seconds from `queued` to `sent` (simulated carrier, default 1). */
+  smsSentAfterSeconds?: number;
+  /** Seconds from `sent` to `delivered` or `failed` (simulated carrier, default 3). */
+  smsDeliveredAfterSeconds?: number;
+  /** Seconds from `initiated` to `ringing` (simulated carrier, default 1). */
+  callRingingAfterSeconds?: number;
+  /** Seconds from `ringing` to the answer (simulated carrier, default 4). */
+  callAnsweredAfterSeconds?: number;
+  /** Speaking rate of scripts and `<Say>` (default 150). */
+  wordsPerMinute?: number;
+  /** Most `<Redirect>`s one call follows (default 10). */
+  maxRedirects?: number;
+  /** Real-time limit of one TwiML fetch in milliseconds (default 10,000). */
+  twimlTimeoutMs?: number;
+}
+
+/** The resolved phone configuration of one runtime. */
+export interface PhoneConfig {
+  readonly smsSentAfterMs: number;
+  readonly smsDeliveredAfterMs: number;
+  readonly callRingingAfterMs: number;
+  readonly callAnsweredAfterMs: number;
+  readonly wordsPerMinute: number;
+  readonly maxRedirects: number;
+  readonly twimlTimeoutMs: number;
+}
+
+/** Injection token of {@link PhoneConfig}. */
+export const PhoneConfig = Symbol.for('agent-services/PhoneConfig') as ServiceIdentifier<PhoneConfig>;
+
+/** Resolves phone options. @throws RangeError on a negative delay or a non-positive rate */
+export function phoneConfig(options: PhoneOptions = {}): PhoneConfig {
+  const seconds = (value: number | undefined, fallback: number, name: string) => {
+    const resolved = value ?? fallback;
+    if (!Number.isFinite(resolved) || resolved < 0) throw new RangeError(`phone.${name} must be a number of seconds >= 0`);
+    return Math.round(resolved * 1000);
+  };
+  const positive = (value: number | undefined, fallback: number, name: string, min: number) => {
+    const resolved = value ?? fallback;
+    if (!Number.isInteger(resolved) || resolved < min) throw new RangeError(`phone.${name} must be an integer >= ${min}`);
+    return resolved;
+  };
+  return {
+    smsSentAfterMs: seconds(options.smsSentAfterSeconds, 1, 'smsSentAfterSeconds'),
+    smsDeliveredAfterMs: seconds(options.smsDeliveredAfterSeconds, 3, 'smsDeliveredAfterSeconds'),
+    callRingingAfterMs: seconds(options.callRingingAfterSeconds, 1, 'callRingingAfterSeconds'),
+    callAnsweredAfterMs: seconds(options.callAnsweredAfterSeconds, 4, 'callAnsweredAfterSeconds'),
+    wordsPerMinute: positive(options.wordsPerMinute, DEFAULT_WORDS_PER_MINUTE, 'wordsPerMinute', 1),
+    maxRedirects: positive(options.maxRedirects, 10, 'maxRedirects', 0),
+    twimlTimeoutMs: positive(options.twimlTimeoutMs, 10_000, 'twimlTimeoutMs', 1),
+  };
+}

@@ -1,0 +1,65 @@
+import { inject, injectable } from '../shared/di.js';
+import { Random } from '../ports/random.js';
+import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
+import { ApiError, notFound } from '../shared/api-error.js';
+import { digitSource, drawPhoneNumber, parseE164 } from './numbers.js';
+import { LINES, NUMBERS, type PhoneLine } from './phone.records.js';
+import type { PhoneNumberInfo } from './phone.schema.js';
+
+/** The country of numbers when creation names none. */
+export const DEFAULT_PHONE_COUNTRY = 'US';
+
+/**
+ * The agents' numbers: one drawn from the seeded random port at creation, unique in the world,
+ * and the lookups that route messages to the agent a number belongs to.
+ */
+@injectable()
+export class PhoneLines {
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Random) private readonly random: Random,
+  ) {}
+
+  /** Draws and records a number for a new agent inside its creation transaction. */
+  assign(tx: StoreTransaction, agentId: string, country: string = DEFAULT_PHONE_COUNTRY): PhoneLine {
+    let number: string;
+    try {
+      number = drawPhoneNumber(country, digitSource((n) => this.random.bytes(n)), (candidate) => tx.get(NUMBERS, candidate) !== undefined);
+    } catch {
+      throw new ApiError('invalid_request', `phone_country: no number could be drawn for ${country}`, 'phone_country');
+    }
+    const line: PhoneLine = { agent_id: agentId, phone_number: number, country };
+    tx.insert(NUMBERS, number, { agent_id: agentId });
+    tx.insert(LINES, agentId, line);
+    return line;
+  }
+
+  /** The agent's line. @throws ApiError 404 not_found (an agent made before the phone area existed) */
+  line(view: StoreView, agentId: string): PhoneLine {
+    const line = view.get<PhoneLine>(LINES, agentId);
+    if (!line) throw notFound('phone number');
+    return line;
+  }
+
+  /** `GET /v1/phone`. */
+  info(agentId: string): PhoneNumberInfo {
+    const line = this.line(this.store.view, agentId);
+    return { phone_number: line.phone_number, country: line.country, capabilities: { sms: true, voice: true, mms: false } };
+  }
+
+  /** The agent a number belongs to, if any. */
+  ownerOf(view: StoreView, number: string): string | undefined {
+    return view.get<{ agent_id: string }>(NUMBERS, number)?.agent_id;
+  }
+
+  /**
+   * A recipient number in canonical E.164, not the caller's own.
+   * @throws ApiError 400 invalid_recipient (param `to`)
+   */
+  recipient(view: StoreView, agentId: string, to: string): string {
+    const parsed = parseE164(to);
+    if (!parsed) throw new ApiError('invalid_recipient', `to: expected an E.164 number such as +14155552671, got "${to.slice(0, 64)}"`, 'to');
+    if (parsed.number === this.line(view, agentId).phone_number) throw new ApiError('invalid_recipient', 'to: that is your own number', 'to');
+    return parsed.number;
+  }
+}

@@ -1,0 +1,219 @@
+import { inject, injectable } from '../shared/di.js';
+import { Clock } from '../ports/clock.js';
+import { EventLog } from '../ports/event-log.js';
+import { Random } from '../ports/random.js';
+import { Store, type StoreTransaction } from '../ports/store.js';
+import { CarrierRefusal, Telephony, type CarrierSms, type SmsFate } from '../ports/telephony.js';
+import { IdentityService } from '../identity/identity.service.js';
+import { ApiError, notFound } from '../shared/api-error.js';
+import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import type { Job } from '../services/scheduler.js';
+import { Scheduler } from '../services/scheduler.js';
+import { parseIso, toIso } from '../shared/time.js';
+import { parseE164 } from './numbers.js';
+import { PhoneLines } from './phone-lines.js';
+import {
+  CARRIER_REFS,
+  INBOUND,
+  SMS,
+  SMS_STEP_JOB,
+  inboundKey,
+  inboundView,
+  smsView,
+  type CarrierRef,
+  type StoredInbound,
+  type StoredSms,
+} from './phone.records.js';
+import type { InboundList, InboundQuery, InboundSmsAccepted, PhoneListQuery, SendSmsBody, SimInboundSmsBody, SmsList, SmsMessage, SmsStatus } from './phone.schema.js';
+import { smsSegments } from './segments.js';
+import { TEST_NUMBERS } from './test-numbers.js';
+
+/** How far along a status is; a report never moves a message back. */
+const RANK: Record<SmsStatus, number> = { queued: 0, sent: 1, delivered: 2, failed: 2 };
+
+/**
+ * SMS: sending (segments and encoding, the carrier's plan played out on the clock as durable jobs,
+ * or a real carrier's reports), polling and listing outbound messages, the inbound list, and
+ * messages from outside. A message to another agent's number lands in its inbound list when it
+ * is delivered. Every status change appends `sms.status_changed` with the message as the API shows it.
+ */
+@injectable()
+export class SmsService {
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(Random) private readonly random: Random,
+    @inject(EventLog) private readonly events: EventLog,
+    @inject(Scheduler) private readonly scheduler: Scheduler,
+    @inject(IdentityService) private readonly identity: IdentityService,
+    @inject(PhoneLines) private readonly lines: PhoneLines,
+    @inject(Telephony) private readonly telephony: Telephony,
+  ) {}
+
+  /**
+   * Accepts an SMS from the agent's number, `queued`.
+   * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number)
+   */
+  async send(agentId: string, body: SendSmsBody): Promise<SmsMessage> {
+    const to = this.lines.recipient(this.store.view, agentId, body.to);
+    if (to === TEST_NUMBERS.invalid) throw new ApiError('invalid_recipient', `to: ${to} is not a valid phone number (Twilio test number)`, 'to');
+    const { encoding, num_segments } = smsSegments(body.body);
+    const messageId = this.random.id('sms');
+    const now = toIso(this.clock.now());
+    const { record, live } = await this.store.transaction((tx) => {
+      const record: StoredSms = {
+        message_id: messageId,
+        owner: agentId,
+        to,
+        from: this.lines.line(tx, agentId).phone_number,
+        body: body.body,
+        status: 'queued',
+        num_segments,
+        encoding,
+        error_code: null,
+        created_at: now,
+        updated_at: now,
+      };
+      tx.insert(SMS, messageId, record, agentId);
+      this.events.append(tx, { type: 'sms.status_changed', agent_id: agentId, data: { ...smsView(record) } });
+      this.identity.recordActivity(tx, agentId, 'messages_sent');
+      const plan = this.telephony.planSms(tx, this.carrierSms(record));
+      if (plan) {
+        this.scheduler.schedule(tx, plan.sent_at_ms, SMS_STEP_JOB, {
+          message_id: messageId,
+          status: 'sent',
+          then: { at_ms: plan.settles_at_ms, ...fateData(plan.fate) },
+        });
+      }
+      return { record, live: plan === null };
+    });
+    if (live) return this.dispatch(record);
+    return smsView(record);
+  }
+
+  /** One of the agent's outbound messages. @throws ApiError 404 not_found (unknown or another agent's) */
+  get(agentId: string, messageId: string): SmsMessage {
+    const record = this.store.view.get<StoredSms>(SMS, messageId);
+    if (!record || record.owner !== agentId) throw notFound('message');
+    return smsView(record);
+  }
+
+  /** The agent's outbound messages, newest first. @throws ApiError 400 invalid_request (cursor) */
+  list(agentId: string, query: PhoneListQuery): SmsList {
+    const before = query.cursor === undefined ? undefined : decodeCursor('phone.sms', query.cursor);
+    const page = this.store.view.page<StoredSms>(SMS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
+    const last = page.items[page.items.length - 1];
+    return { messages: page.items.map(({ record }) => smsView(record)), next_cursor: page.hasMore && last ? encodeCursor('phone.sms', last.position) : null };
+  }
+
+  /**
+   * The agent's inbound messages, newest first, optionally only those received after `since`.
+   * Inbound messages are stored in arrival order, so the walk stops at the first older one.
+   * @throws ApiError 400 invalid_request (cursor)
+   */
+  inbound(agentId: string, query: InboundQuery): InboundList {
+    const before = query.cursor === undefined ? undefined : decodeCursor('phone.messages', query.cursor);
+    const sinceMs = query.since === undefined ? undefined : parseIso(query.since)!;
+    const rows = this.store.view.page<StoredInbound>(INBOUND, { partition: agentId, limit: query.limit + 1, ...(before === undefined ? {} : { before }) }).items;
+    const kept = [];
+    for (const row of rows) {
+      if (sinceMs !== undefined && row.record.received_ms <= sinceMs) break;
+      kept.push(row);
+    }
+    const page = kept.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return { messages: page.map(({ record }) => inboundView(record)), next_cursor: kept.length > query.limit && last ? encodeCursor('phone.messages', last.position) : null };
+  }
+
+  /**
+   * An SMS from outside the service to an agent's number (`POST /_sim/phone/inbound`, a real
+   * carrier's inbound callback).
+   * @throws ApiError 404 not_found (`to` is no agent's number), 400 invalid_request (`from` not E.164)
+   */
+  async receive(body: SimInboundSmsBody): Promise<InboundSmsAccepted> {
+    const from = parseE164(body.from);
+    if (!from) throw new ApiError('invalid_request', `from: expected an E.164 number such as +14155552671, got "${body.from.slice(0, 64)}"`, 'from');
+    const to = parseE164(body.to)?.number;
+    const messageId = this.random.id('sms');
+    await this.store.transaction((tx) => {
+      const owner = to === undefined ? undefined : this.lines.ownerOf(tx, to);
+      if (owner === undefined || to === undefined) throw new ApiError('not_found', `to: ${body.to.slice(0, 64)} is not a number of this service`, 'to');
+      this.land(tx, owner, { id: messageId, from: from.number, to, body: body.body });
+    });
+    return { message_id: messageId };
+  }
+
+  /** Runs one step of a simulated message's plan (the `phone.sms.step` job). */
+  async step(job: Job): Promise<void> {
+    const data = job.data as { message_id: string; status: 'sent' | 'delivered' | 'failed'; error_code?: string; then?: { at_ms: number; status: 'delivered' | 'failed'; error_code?: string } };
+    await this.store.transaction((tx) => {
+      const moved = this.move(tx, data.message_id, data.status, data.error_code ?? null, true);
+      if (moved && data.then) {
+        const { at_ms, ...next } = data.then;
+        this.scheduler.schedule(tx, at_ms, SMS_STEP_JOB, { message_id: data.message_id, ...next });
+      }
+    });
+  }
+
+  /** Applies a real carrier's report about the message it knows as `carrierId`. */
+  async report(carrierId: string, status: 'sent' | 'delivered' | 'failed', errorCode: string | null): Promise<void> {
+    await this.store.transaction((tx) => {
+      const ref = tx.get<CarrierRef>(CARRIER_REFS, carrierId);
+      if (ref?.kind === 'sms') this.move(tx, ref.id, status, errorCode, false);
+    });
+  }
+
+  /** Hands a message to a real carrier after its send committed; a refusal fails it at once. */
+  private async dispatch(record: StoredSms): Promise<SmsMessage> {
+    let outcome: { carrier_id: string } | { refusal: string };
+    try {
+      outcome = await this.telephony.dispatchSms!(this.carrierSms(record));
+    } catch (error) {
+      // Twilio's numeric error codes are kept; anything else (no answer at all) is 30008, unknown error.
+      outcome = { refusal: error instanceof CarrierRefusal && /^\d+$/.test(error.code) ? error.code : '30008' };
+    }
+    const updated = await this.store.transaction((tx) => {
+      if ('carrier_id' in outcome) {
+        if (!tx.get(CARRIER_REFS, outcome.carrier_id)) tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'sms', id: record.message_id });
+      } else {
+        this.move(tx, record.message_id, 'failed', outcome.refusal, false);
+      }
+      return tx.get<StoredSms>(SMS, record.message_id)!;
+    });
+    return smsView(updated);
+  }
+
+  /**
+   * Moves a message to `status` if that is forward; lands a delivered message in the recipient
+   * agent's inbound list when the carrier is simulated (a real carrier calls the inbound edge).
+   */
+  private move(tx: StoreTransaction, messageId: string, status: 'sent' | 'delivered' | 'failed', errorCode: string | null, simulated: boolean): boolean {
+    const record = tx.get<StoredSms>(SMS, messageId);
+    if (!record || RANK[status] <= RANK[record.status]) return false;
+    const next: StoredSms = { ...record, status, error_code: status === 'failed' ? (errorCode ?? '30008') : null, updated_at: toIso(this.clock.now()) };
+    tx.update(SMS, messageId, next);
+    this.events.append(tx, { type: 'sms.status_changed', agent_id: record.owner, data: { ...smsView(next) } });
+    if (status === 'delivered' && simulated) {
+      const recipient = this.lines.ownerOf(tx, record.to);
+      if (recipient !== undefined) this.land(tx, recipient, { id: messageId, from: record.from, to: record.to, body: record.body });
+    }
+    return true;
+  }
+
+  /** Writes an inbound message into `owner`'s list and appends `sms.received`. */
+  private land(tx: StoreTransaction, owner: string, message: { id: string; from: string; to: string; body: string }): void {
+    const nowMs = this.clock.now();
+    const record: StoredInbound = { ...message, num_segments: smsSegments(message.body).num_segments, received_at: toIso(nowMs), owner, received_ms: nowMs };
+    tx.insert(INBOUND, inboundKey(owner, message.id), record, owner);
+    this.events.append(tx, { type: 'sms.received', agent_id: owner, data: { ...inboundView(record) } });
+  }
+
+  private carrierSms(record: StoredSms): CarrierSms {
+    return { message_id: record.message_id, agent_id: record.owner, from: record.from, to: record.to, body: record.body };
+  }
+}
+
+/** A fate as job data. */
+function fateData(fate: SmsFate): { status: 'delivered' } | { status: 'failed'; error_code: string } {
+  return fate.status === 'delivered' ? { status: 'delivered' } : { status: 'failed', error_code: fate.error_code };
+}
