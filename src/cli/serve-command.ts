@@ -40,11 +40,13 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
       webhook: { type: 'string', multiple: true },
+      sandbox: { type: 'string', default: 'wasm' },
     },
   });
   const port = Number(values.port);
   if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+  if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
   const runtime: RuntimeOptions = {
     seed,
     mode: values.live ? 'live' : 'simulated',
@@ -52,6 +54,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
+    compute: { sandbox: values.sandbox },
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),

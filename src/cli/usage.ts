@@ -24,4 +24,6 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
   --webhook URL=SECRET deliver every agent's webhook events to URL, signed with SECRET
                        (repeatable; docs/webhooks.md)
+  --sandbox KIND       where compute runs execute: wasm (default, in-process WebAssembly) or
+                       bubblewrap (real node, python3 and bash under bwrap; needs bwrap)
   --demo               create a demo agent and print its API key and a curl line`;

@@ -1,3 +1,4 @@
+import { computeRoutes } from './compute/compute.routes.js';
 import { controlRoutes } from './control/control.routes.js';
 import { emailRoutes, emailSimRoutes } from './email/email.routes.js';
 import { identityRoutes } from './identity/identity.routes.js';
@@ -17,6 +18,7 @@ export const AGENT_ROUTE_TABLES = {
   memory: memoryRoutes,
   webhooks: webhooksRoutes,
   phone: phoneRoutes,
+  compute: computeRoutes,
 };
 
 /**

@@ -16,6 +16,8 @@ import type { AddressResolver } from '../core/ports/address-resolver.js';
 import type { RuntimeWebhookOption, WebhookOptions } from '../core/webhooks/webhook-config.js';
 import type { Telephony } from '../core/ports/telephony.js';
 import type { PhoneOptions } from '../core/phone/phone-config.js';
+import type { ComputeOptions } from '../core/compute/compute-config.js';
+import type { Sandbox } from '../core/ports/sandbox.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -38,6 +40,8 @@ export interface ProviderOverrides {
   addressResolver?: AddressResolver;
   /** The phone network (default: the simulated carrier of `src/sim`; `TwilioTelephony` for Twilio). */
   telephony?: Telephony;
+  /** Runs agent code (default: by `compute.sandbox`, the in-process WebAssembly sandbox). */
+  sandbox?: Sandbox;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */
@@ -81,6 +85,8 @@ export interface RuntimeOptions {
   webhookOptions?: WebhookOptions;
   /** Phone settings: the simulated carrier's delays, speaking rate, redirect limit (defaults of DECISIONS.md). */
   phone?: PhoneOptions;
+  /** Compute settings: filesystem quota, memory limit, pool size, sandbox choice (docs/compute.md). */
+  compute?: ComputeOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }

@@ -38,7 +38,12 @@ describe('createTestWorld', () => {
   });
 
   it('passes every agent field to the service, which judges it', async () => {
-    // phone_country is taken once the phone area is in; until then the service refuses it (400), never drops it.
+    const british = await createTestWorld({ agents: { dave: { phone_country: 'GB' } } });
+    try {
+      expect((await british.agents.dave.phone.getNumber()).phone_number).toMatch(/^\+44/);
+    } finally {
+      await british.close();
+    }
     const attempt = createTestWorld({ agents: { carol: { phone_country: 'XX' } } });
     await expect(attempt).rejects.toBeInstanceOf(ApiError);
     await expect(attempt).rejects.toMatchObject({ code: 'invalid_request' });

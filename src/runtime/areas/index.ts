@@ -1,4 +1,5 @@
 import type { AreaModule } from './area-module.js';
+import { computeArea } from './compute.area.js';
 import { emailArea } from './email.area.js';
 import { identityArea } from './identity.area.js';
 import { memoryArea } from './memory.area.js';
@@ -7,4 +8,4 @@ import { walletArea } from './wallet.area.js';
 import { webhooksArea } from './webhooks.area.js';
 
 /** Every area of the service, in the order they are composed (identity first: others hook into it). */
-export const AREAS: AreaModule[] = [identityArea, walletArea, emailArea, memoryArea, phoneArea, webhooksArea];
+export const AREAS: AreaModule[] = [identityArea, walletArea, emailArea, memoryArea, phoneArea, computeArea, webhooksArea];

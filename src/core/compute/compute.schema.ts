@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { timestamp } from '../shared/schemas.js';
+
+/** Longest `code` of a run, in UTF-8 bytes (1 MiB). */
+export const CODE_MAX_BYTES = 1024 ** 2;
+
+/** Body of `POST /v1/compute/run`. */
+export const RunBody = z.strictObject({
+  runtime: z.enum(['python', 'typescript', 'bash']),
+  code: z
+    .string()
+    .min(1)
+    .refine((code) => Buffer.byteLength(code, 'utf8') <= CODE_MAX_BYTES, { message: `must be at most ${CODE_MAX_BYTES} bytes` }),
+  timeout_seconds: z.number().int().min(1).max(300).default(30),
+});
+export type RunBody = z.input<typeof RunBody>;
+
+/** Answer of `POST /v1/compute/run`. */
+export const RunResult = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  exit_code: z.number().int(),
+  duration_ms: z.number().int().describe('measured wall time of the run; in the answer only'),
+});
+export type RunResult = z.infer<typeof RunResult>;
+
+/** A path query of the filesystem endpoints (validated and normalised by the service). */
+export const FsPathQuery = z.strictObject({ path: z.string().max(65_536).default('/') });
+export type FsPathQuery = z.input<typeof FsPathQuery>;
+
+/** A path query that must be given. */
+export const FsRequiredPathQuery = z.strictObject({ path: z.string().max(65_536) });
+export type FsRequiredPathQuery = z.input<typeof FsRequiredPathQuery>;
+
+/** One entry of a listing. */
+export const FsEntry = z.object({
+  name: z.string(),
+  path: z.string(),
+  type: z.enum(['file', 'directory']),
+  size: z.number().int(),
+  modified_at: timestamp,
+});
+export type FsEntry = z.infer<typeof FsEntry>;
+
+/** Answer of `GET /v1/compute/fs`. */
+export const FsListing = z.object({ path: z.string(), entries: z.array(FsEntry) });
+export type FsListing = z.infer<typeof FsListing>;
+
+/** Body of `PUT /v1/compute/fs`. */
+export const FsWriteBody = z.strictObject({ path: z.string().max(65_536), content: z.string() });
+export type FsWriteBody = z.infer<typeof FsWriteBody>;
+
+/** Answer of `PUT /v1/compute/fs`. */
+export const FsWritten = z.object({ path: z.string(), size: z.number().int(), modified_at: timestamp });
+export type FsWritten = z.infer<typeof FsWritten>;
+
+/** Answer of `GET /v1/compute/fs/content`. */
+export const FsContent = z.object({ path: z.string(), content: z.string().describe('Base64'), size: z.number().int() });
+export type FsContent = z.infer<typeof FsContent>;

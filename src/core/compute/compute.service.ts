@@ -1,0 +1,61 @@
+import { Clock } from '../ports/clock.js';
+import { EventLog } from '../ports/event-log.js';
+import { Random } from '../ports/random.js';
+import { Sandbox } from '../ports/sandbox.js';
+import { Store } from '../ports/store.js';
+import { inject, injectable } from '../shared/di.js';
+import { ComputeConfig } from './compute-config.js';
+import type { RunResult } from './compute.schema.js';
+import { FilesystemService } from './filesystem.service.js';
+
+/** Parsed body of a run (defaults applied). */
+export interface ParsedRun {
+  runtime: 'python' | 'typescript' | 'bash';
+  code: string;
+  timeout_seconds: number;
+}
+
+/**
+ * Code runs: a fresh interpreter in the sandbox over a copy of the agent's files, time frozen at
+ * the clock's reading and randomness seeded from the runtime's random port; the run's changes
+ * are kept only when it exits by itself, in one transaction with its `compute.run.completed`.
+ */
+@injectable()
+export class ComputeService {
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(Random) private readonly random: Random,
+    @inject(EventLog) private readonly events: EventLog,
+    @inject(Sandbox) private readonly sandbox: Sandbox,
+    @inject(FilesystemService) private readonly files: FilesystemService,
+    @inject(ComputeConfig) private readonly config: ComputeConfig,
+  ) {}
+
+  /** Runs code for an agent; whatever the code does is the answer (exit code, output), never an error. */
+  async run(agentId: string, body: ParsedRun, signal?: AbortSignal): Promise<RunResult> {
+    const entries = await this.files.snapshot(agentId);
+    const seed = this.random.bytes(32);
+    const result = await this.sandbox.run({
+      runtime: body.runtime,
+      code: body.code,
+      timeoutSeconds: body.timeout_seconds,
+      entries,
+      quotaBytes: this.config.quotaBytes,
+      memoryLimitBytes: this.config.memoryLimitBytes,
+      outputLimitBytes: this.config.outputLimitBytes,
+      nowMs: this.clock.now(),
+      seed,
+      ...(signal ? { signal } : {}),
+    });
+    const changes = result.changes;
+    const stored = changes ? await this.files.storeChanges(changes) : undefined;
+    await this.store.transaction((tx) => {
+      if (changes && stored) this.files.applyChanges(tx, agentId, changes, stored);
+      // duration_ms is measured time: it stays out of the log so the same seed gives the same log.
+      this.events.append(tx, { type: 'compute.run.completed', agent_id: agentId, data: { runtime: body.runtime, exit_code: result.exitCode } });
+    });
+    return { stdout: result.stdout, stderr: result.stderr, exit_code: result.exitCode, duration_ms: result.durationMs };
+  }
+}
+

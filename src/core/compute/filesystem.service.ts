@@ -1,0 +1,226 @@
+import { BlobStore } from '../ports/blob-store.js';
+import { Clock } from '../ports/clock.js';
+import type { SandboxChanges, SandboxEntry } from '../ports/sandbox.js';
+import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
+import { ApiError, notFound } from '../shared/api-error.js';
+import { blobBytes } from '../services/blob-bytes.js';
+import { inject, injectable } from '../shared/di.js';
+import { parseIso, toIso } from '../shared/time.js';
+import { ComputeConfig } from './compute-config.js';
+import { ancestorsOf, isWithin, nameOf, normalisePath, parentOf } from './fs-path.js';
+import { FS_ENTRIES, FS_USAGE, entryId, type FsEntryRecord, type FsUsageRecord } from './fs-records.js';
+import type { FsContent, FsListing, FsWritten } from './compute.schema.js';
+
+/** Whether text is canonical Base64 with padding (a loop: a regular expression overflows its stack on 100 MB). */
+function isBase64(text: string): boolean {
+  if (text.length % 4 !== 0) return false;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const end = text.length - padding;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** Decoded size of canonical Base64 text, computed without decoding it. */
+function decodedSize(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
+}
+
+/**
+ * One virtual filesystem per agent: entries in the store (so snapshots, restores and persistence
+ * carry the tree) and file bytes in the blob store. `/` always exists; a write creates missing
+ * directories; nothing is changed by a refused write.
+ */
+@injectable()
+export class FilesystemService {
+  constructor(
+    @inject(Store) private readonly store: Store,
+    @inject(Clock) private readonly clock: Clock,
+    @inject(BlobStore) private readonly blobs: BlobStore,
+    @inject(ComputeConfig) private readonly config: ComputeConfig,
+  ) {}
+
+  /**
+   * The entries of a directory, sorted by name.
+   * @throws ApiError 400 invalid_request (path), 404 not_found, 409 conflict (a file)
+   */
+  list(agentId: string, rawPath: string): FsListing {
+    const path = normalisePath(rawPath);
+    const view = this.store.view;
+    if (path !== '/') {
+      const self = view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
+      if (!self) throw notFound('path');
+      if (self.type !== 'directory') throw new ApiError('conflict', `path: ${path} is a file, not a directory`, 'path');
+    }
+    const children = this.entriesUnder(view, agentId, path).filter((entry) => parentOf(entry.path) === path && entry.path !== '/');
+    children.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return {
+      path,
+      entries: children.map((entry) => ({ name: nameOf(entry.path), path: entry.path, type: entry.type, size: entry.size, modified_at: entry.modified_at })),
+    };
+  }
+
+  /**
+   * Writes a file from Base64, creating missing directories and overwriting a file.
+   * @throws ApiError 400 invalid_request (path, content), 409 conflict (a directory at the path or
+   *   a file where a directory must be), 413 payload_too_large (over the write limit),
+   *   413 quota_exceeded (past the agent's quota)
+   */
+  async write(agentId: string, rawPath: string, content: string): Promise<FsWritten> {
+    const path = normalisePath(rawPath);
+    if (!isBase64(content)) throw new ApiError('invalid_request', 'content: expected Base64 text (RFC 4648, with padding)', 'content');
+    const size = decodedSize(content);
+    if (size > this.config.maxWriteBytes) {
+      throw new ApiError('payload_too_large', `content: a write takes at most ${this.config.maxWriteBytes} bytes decoded, got ${size}`, 'content');
+    }
+    // Refuse before storing any bytes, then again inside the transaction (state may have moved).
+    this.checkWrite(this.store.view, agentId, path, size);
+    const blob = await this.blobs.put(Buffer.from(content, 'base64'));
+    return this.store.transaction((tx) => {
+      this.checkWrite(tx, agentId, path, size);
+      const modified_at = toIso(this.clock.now());
+      this.putFile(tx, agentId, path, blob.sha256, blob.size, modified_at);
+      return { path, size: blob.size, modified_at };
+    });
+  }
+
+  /** A file's bytes as Base64. @throws ApiError 400 invalid_request (path), 404 not_found, 409 conflict (a directory) */
+  async read(agentId: string, rawPath: string): Promise<FsContent> {
+    const path = normalisePath(rawPath);
+    const entry = path === '/' ? undefined : this.store.view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
+    if (path === '/' || entry?.type === 'directory') throw new ApiError('conflict', `path: ${path} is a directory, not a file`, 'path');
+    if (!entry?.sha256) throw notFound('path');
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of blobBytes(this.blobs, entry.sha256)) chunks.push(chunk);
+    return { path, content: Buffer.concat(chunks).toString('base64'), size: entry.size };
+  }
+
+  /** Deletes a file, or a directory with everything in it (`/` empties the tree). @throws ApiError 400 invalid_request (path), 404 not_found */
+  async remove(agentId: string, rawPath: string): Promise<void> {
+    const path = normalisePath(rawPath);
+    await this.store.transaction((tx) => {
+      if (path !== '/' && !tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path))) throw notFound('path');
+      this.removeTree(tx, agentId, path);
+    });
+  }
+
+  /** Bytes the agent's files take. */
+  usage(view: StoreView, agentId: string): number {
+    return view.get<FsUsageRecord>(FS_USAGE, agentId)?.bytes ?? 0;
+  }
+
+  /** The agent's whole tree with file bytes, as a run starts with it (parents before children). */
+  async snapshot(agentId: string): Promise<SandboxEntry[]> {
+    const records = this.entriesUnder(this.store.view, agentId, '/');
+    records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const entries: SandboxEntry[] = [];
+    for (const record of records) {
+      const modifiedMs = parseIso(record.modified_at) ?? 0;
+      if (record.type === 'directory' || !record.sha256) {
+        entries.push({ path: record.path, type: 'directory', modifiedMs });
+        continue;
+      }
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of blobBytes(this.blobs, record.sha256)) chunks.push(chunk);
+      entries.push({ path: record.path, type: 'file', bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), modifiedMs });
+    }
+    return entries;
+  }
+
+  /** Stores the bytes of a run's written files; call before {@link applyChanges}. */
+  async storeChanges(changes: SandboxChanges): Promise<Map<string, { sha256: string; size: number }>> {
+    const stored = new Map<string, { sha256: string; size: number }>();
+    for (const file of changes.files) stored.set(file.path, await this.blobs.put(file.bytes));
+    return stored;
+  }
+
+  /**
+   * Applies a finished run's changes inside the caller's transaction: removals, then directories,
+   * then files; the run's view wins over anything in its way (it saw the tree as it was).
+   */
+  applyChanges(tx: StoreTransaction, agentId: string, changes: SandboxChanges, stored: Map<string, { sha256: string; size: number }>): void {
+    const modified_at = toIso(this.clock.now());
+    for (const path of changes.removed) if (path !== '/') this.removeTree(tx, agentId, path);
+    for (const path of [...changes.directories].sort()) {
+      if (path === '/') continue;
+      this.clearWay(tx, agentId, path);
+      if (!tx.get(FS_ENTRIES, entryId(agentId, path))) {
+        tx.insert<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path), { agent_id: agentId, path, type: 'directory', size: 0, modified_at }, agentId);
+      }
+    }
+    for (const file of changes.files) {
+      const blob = stored.get(file.path);
+      if (!blob || file.path === '/') continue;
+      this.clearWay(tx, agentId, file.path);
+      const existing = tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, file.path));
+      if (existing?.type === 'directory') this.removeTree(tx, agentId, file.path);
+      this.putFile(tx, agentId, file.path, blob.sha256, blob.size, modified_at);
+    }
+  }
+
+  /** Makes room for `path`'s ancestors as directories: files in the way are removed. */
+  private clearWay(tx: StoreTransaction, agentId: string, path: string): void {
+    for (const ancestor of ancestorsOf(path)) {
+      const entry = tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor));
+      if (entry?.type === 'file') this.removeTree(tx, agentId, ancestor);
+    }
+  }
+
+  /** @throws ApiError 409 conflict, 413 quota_exceeded */
+  private checkWrite(view: StoreView, agentId: string, path: string, size: number): void {
+    if (path === '/') throw new ApiError('conflict', 'path: / is a directory', 'path');
+    for (const ancestor of ancestorsOf(path)) {
+      if (view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor))?.type === 'file') {
+        throw new ApiError('conflict', `path: ${ancestor} is a file, so ${path} cannot be created under it`, 'path');
+      }
+    }
+    const existing = view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
+    if (existing?.type === 'directory') throw new ApiError('conflict', `path: ${path} is a directory`, 'path');
+    const after = this.usage(view, agentId) - (existing?.size ?? 0) + size;
+    if (after > this.config.quotaBytes) {
+      throw new ApiError('quota_exceeded', `the write would take the filesystem to ${after} bytes, past its quota of ${this.config.quotaBytes}`, 'content');
+    }
+  }
+
+  /** Creates or replaces a file record (ancestors created as directories) and keeps usage right. */
+  private putFile(tx: StoreTransaction, agentId: string, path: string, sha256: string, size: number, modified_at: string): void {
+    for (const ancestor of ancestorsOf(path)) {
+      if (!tx.get(FS_ENTRIES, entryId(agentId, ancestor))) {
+        tx.insert<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor), { agent_id: agentId, path: ancestor, type: 'directory', size: 0, modified_at }, agentId);
+      }
+    }
+    const id = entryId(agentId, path);
+    const existing = tx.get<FsEntryRecord>(FS_ENTRIES, id);
+    const record: FsEntryRecord = { agent_id: agentId, path, type: 'file', size, sha256, modified_at };
+    if (existing) tx.update(FS_ENTRIES, id, record);
+    else tx.insert(FS_ENTRIES, id, record, agentId);
+    this.addUsage(tx, agentId, size - (existing?.size ?? 0));
+  }
+
+  /** Removes `path` and everything under it (for `/`, everything but the root). */
+  private removeTree(tx: StoreTransaction, agentId: string, path: string): void {
+    let freed = 0;
+    for (const entry of this.entriesUnder(tx, agentId, path)) {
+      freed += entry.size;
+      tx.remove(FS_ENTRIES, entryId(agentId, entry.path));
+    }
+    if (freed !== 0) this.addUsage(tx, agentId, -freed);
+  }
+
+  private addUsage(tx: StoreTransaction, agentId: string, delta: number): void {
+    const existing = tx.get<FsUsageRecord>(FS_USAGE, agentId);
+    if (existing) tx.update<FsUsageRecord>(FS_USAGE, agentId, { agent_id: agentId, bytes: existing.bytes + delta });
+    else tx.insert<FsUsageRecord>(FS_USAGE, agentId, { agent_id: agentId, bytes: delta });
+  }
+
+  /** The agent's entries at or under `dir` (a walk of the agent's partition). */
+  private entriesUnder(view: StoreView, agentId: string, dir: string): FsEntryRecord[] {
+    return view
+      .page<FsEntryRecord>(FS_ENTRIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER, where: (entry) => isWithin(entry.path, dir) })
+      .items.map((item) => item.record);
+  }
+}

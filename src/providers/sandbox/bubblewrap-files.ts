@@ -1,0 +1,68 @@
+/**
+ * The driver files a bubblewrap run executes (under `/.sandbox`, read-only, outside the agent's
+ * tree): they pin time and randomness like the WebAssembly sandbox does, and the TypeScript one
+ * refuses every module but the documented subset.
+ */
+
+/** Python: seeds `random` and `os.urandom`, freezes `time.time`, maps MemoryError to 137. */
+export function pythonDriver(seed: number, nowSeconds: number): string {
+  return String.raw`import sys, os, random, time, traceback, io
+random.seed(${seed})
+_rng = random.Random(${seed + 1})
+os.urandom = lambda n: _rng.randbytes(n)
+random._urandom = os.urandom
+time.time = lambda: ${nowSeconds}
+time.time_ns = lambda: ${Math.round(nowSeconds * 1e9)}
+sys.argv = ['main.py']
+sys.stdin = io.StringIO('')
+source = open('/.sandbox/main.py', encoding='utf-8').read()
+main = {'__name__': '__main__', '__builtins__': __builtins__}
+code = 0
+try:
+    exec(compile(source, '<main>', 'exec'), main)
+except SystemExit as error:
+    value = error.code
+    if value is None:
+        code = 0
+    elif isinstance(value, int):
+        code = value & 0xFF
+    else:
+        print(value, file=sys.stderr)
+        code = 1
+except MemoryError:
+    code = 137
+except BaseException as error:
+    traceback.print_exception(type(error), error, error.__traceback__.tb_next)
+    code = 1
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code)
+`;
+}
+
+/** Node preload: frozen Date, seeded Math.random and crypto, argv [] and the import allow-list. */
+export function nodePreload(words: [number, number, number, number], nowMs: number): string {
+  return String.raw`import { register } from 'node:module';
+import { webcrypto } from 'node:crypto';
+let a = ${words[0]} >>> 0, b = ${words[1]} >>> 0, c = ${words[2]} >>> 0, d = ${words[3]} >>> 0;
+const next = () => { a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0; const t = (((a + b) | 0) + d) | 0; d = (d + 1) | 0; a = b ^ (b >>> 9); b = (c + (c << 3)) | 0; c = (c << 21) | (c >>> 11); c = (c + t) | 0; return t >>> 0; };
+for (let i = 0; i < 12; i++) next();
+Math.random = () => next() / 4294967296;
+const fill = (array) => { const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength); for (let i = 0; i < bytes.length; i += 4) { let w = next(); for (let j = i; j < Math.min(i + 4, bytes.length); j++, w >>>= 8) bytes[j] = w & 255; } return array; };
+webcrypto.getRandomValues = fill;
+if (globalThis.crypto) globalThis.crypto.getRandomValues = fill;
+const RealDate = Date;
+globalThis.Date = class extends RealDate { constructor(...args) { if (args.length === 0) super(${nowMs}); else super(...args); } static now() { return ${nowMs}; } };
+process.argv.length = 0;
+for (const key of Object.keys(process.env)) delete process.env[key];
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(RESOLVE_HOOK)}));
+`;
+}
+
+const RESOLVE_HOOK = `const ALLOWED = new Set(['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'node:path', 'path']);
+export async function resolve(specifier, context, next) {
+  if (context.parentURL && context.parentURL.startsWith('file:///.sandbox/main') && !ALLOWED.has(specifier)) {
+    throw new Error("Cannot import '" + specifier + "': only node:fs, fs, node:fs/promises and node:path are available in the sandbox");
+  }
+  return next(specifier, context);
+}`;
