@@ -80,3 +80,8 @@ export { CarrierRefusal, type Telephony, type TelephonyReports, type CarrierSms,
 export { SimCarrier } from './sim/sim-carrier.js';
 export { TwilioTelephony, type TwilioOptions } from './providers/telephony/twilio-telephony.js';
 export { twilioSignature, verifyTwilioSignature } from './providers/telephony/twilio-signature.js';
+export type * from './core/browser/browser.schema.js';
+export type { BrowserOptions } from './core/browser/browser-config.js';
+export type { Browser, BrowserInstance, BrowserLaunchRequest, CdpChannel, Screenshot, Viewport } from './core/ports/browser.js';
+export { SimulatedBrowser, type PageLoader, type PageRequest, type PageResponse } from './providers/browser/sim-browser.js';
+export { pageLoader } from './providers/browser/page-loaders.js';

@@ -41,10 +41,14 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
       'issuer-key': { type: 'string' },
       webhook: { type: 'string', multiple: true },
       sandbox: { type: 'string', default: 'wasm' },
+      browser: { type: 'string', default: 'auto' },
+      chromium: { type: 'string' },
     },
   });
   const port = Number(values.port);
   if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
+  const browser = values.browser;
+  if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
   if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
   const runtime: RuntimeOptions = {
@@ -55,6 +59,7 @@ export function parseServeArgs(args: string[]): { runtime: RuntimeOptions; host:
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
     compute: { sandbox: values.sandbox },
+    browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),

@@ -26,4 +26,7 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        (repeatable; docs/webhooks.md)
   --sandbox KIND       where compute runs execute: wasm (default, in-process WebAssembly) or
                        bubblewrap (real node, python3 and bash under bwrap; needs bwrap)
+  --browser KIND       browser sessions run on auto (default: chromium when found, else
+                       simulated), chromium or simulated
+  --chromium PATH      the Chromium binary (default: /usr/bin/chromium or chromium on PATH)
   --demo               create a demo agent and print its API key and a curl line`;

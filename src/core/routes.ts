@@ -1,4 +1,5 @@
 import { computeRoutes } from './compute/compute.routes.js';
+import { browserRoutes } from './browser/browser.routes.js';
 import { controlRoutes } from './control/control.routes.js';
 import { emailRoutes, emailSimRoutes } from './email/email.routes.js';
 import { identityRoutes } from './identity/identity.routes.js';
@@ -19,6 +20,7 @@ export const AGENT_ROUTE_TABLES = {
   webhooks: webhooksRoutes,
   phone: phoneRoutes,
   compute: computeRoutes,
+  browser: browserRoutes,
 };
 
 /**

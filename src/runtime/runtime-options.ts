@@ -11,6 +11,8 @@ import type { DocumentExtractor } from '../core/ports/document-extractor.js';
 import type { Embedder } from '../core/ports/embedder.js';
 import type { VectorIndexFactory } from '../core/ports/vector-index.js';
 import type { MemoryOptions } from '../core/memory/memory-config.js';
+import type { Browser } from '../core/ports/browser.js';
+import type { BrowserOptions } from '../core/browser/browser-config.js';
 import type { HttpClient } from '../core/ports/http-client.js';
 import type { AddressResolver } from '../core/ports/address-resolver.js';
 import type { RuntimeWebhookOption, WebhookOptions } from '../core/webhooks/webhook-config.js';
@@ -34,6 +36,8 @@ export interface ProviderOverrides {
   vectorIndex?: VectorIndexFactory;
   /** Reads the text of uploaded documents (default: `LibraryDocumentExtractor`). */
   documentExtractor?: DocumentExtractor;
+  /** Runs browser sessions (default: by `browser.provider`). */
+  browser?: Browser;
   /** Every outbound HTTP request: webhook deliveries, TwiML fetches, provider APIs (default: `FetchHttpClient`). */
   httpClient?: HttpClient;
   /** Resolves webhook hosts for live mode's private-address check (default: the OS resolver). */
@@ -42,6 +46,14 @@ export interface ProviderOverrides {
   telephony?: Telephony;
   /** Runs agent code (default: by `compute.sandbox`, the in-process WebAssembly sandbox). */
   sandbox?: Sandbox;
+}
+
+/** Browser-session settings: which browser runs sessions, and the limits of docs/browser.md. */
+export interface RuntimeBrowserOptions extends BrowserOptions {
+  /** `auto` (default): Chromium when a binary is found, else the simulated browser. */
+  provider?: 'auto' | 'chromium' | 'simulated';
+  /** The Chromium binary (default: `CHROMIUM_PATH`, /usr/bin/chromium, or `chromium` on PATH). */
+  chromiumPath?: string;
 }
 
 /** Options of `createRuntime`. Every option has an embedded default. */
@@ -87,6 +99,8 @@ export interface RuntimeOptions {
   phone?: PhoneOptions;
   /** Compute settings: filesystem quota, memory limit, pool size, sandbox choice (docs/compute.md). */
   compute?: ComputeOptions;
+  /** Browser sessions: provider and limits (defaults in docs/browser.md). */
+  browser?: RuntimeBrowserOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }

@@ -217,5 +217,5 @@ function replayed(outcome: StoredOutcome): DispatchResult {
 }
 
 function errorResult(error: ApiError): DispatchResult {
-  return { status: error.status, body: error.toBody(), headers: {} };
+  return { status: error.status, body: error.toBody(), headers: { ...error.headers } };
 }

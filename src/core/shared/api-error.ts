@@ -40,6 +40,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly param?: string,
+    /** Extra answer headers, such as `Retry-After` on 429. */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -1,0 +1,99 @@
+import { browserConfig, BrowserConfig } from '../../core/browser/browser-config.js';
+import { browserHandlers } from '../../core/browser/browser.handlers.js';
+import { BrowserSessions, IDLE_JOB } from '../../core/browser/browser.service.js';
+import { DEVTOOLS_PREFIX } from '../../core/browser/devtools-path.js';
+import { Browser, type BrowserInstance, type BrowserLaunchRequest } from '../../core/ports/browser.js';
+import { HttpClient } from '../../core/ports/http-client.js';
+import { Scheduler } from '../../core/services/scheduler.js';
+import { findChromium } from '../../providers/browser/find-chromium.js';
+import type { DevtoolsGateway } from '../../providers/browser/devtools-gateway.js';
+import type { RuntimeOptions } from '../runtime-options.js';
+import type { AreaModule } from './area-module.js';
+
+/**
+ * A provider loaded on its first launch: runtimes that never open a browser session do not pay
+ * for loading the browser providers and their WebSocket library at start.
+ */
+class LazyBrowser implements Browser {
+  private loaded: Promise<Browser> | undefined;
+
+  constructor(
+    readonly kind: Browser['kind'],
+    private readonly load: () => Promise<Browser>,
+  ) {}
+
+  async launch(request: BrowserLaunchRequest): Promise<BrowserInstance> {
+    this.loaded ??= this.load();
+    return (await this.loaded).launch(request);
+  }
+
+  async shutdown(): Promise<void> {
+    await (await this.loaded)?.shutdown?.();
+  }
+}
+
+/**
+ * The browser a runtime's options choose: `auto` (default) takes Chromium when a binary is found.
+ * @throws Error when `chromium` is chosen and no binary is found
+ */
+export function chooseBrowser(options: RuntimeOptions, http: () => HttpClient): Browser {
+  const given = options.providers?.browser;
+  if (given) return given;
+  const choice = options.browser?.provider ?? 'auto';
+  const path = options.browser?.chromiumPath;
+  const chromium = findChromium(path);
+  if (choice === 'chromium' && !chromium) throw new Error(path ? `no executable Chromium at ${path}` : 'no Chromium found (install chromium, or pass --chromium PATH)');
+  if (choice === 'chromium' || (choice === 'auto' && chromium)) {
+    return new LazyBrowser('chromium', async () => new (await import('../../providers/browser/chromium-browser.js')).ChromiumBrowser({ executablePath: chromium! }));
+  }
+  return new LazyBrowser('simulated', async () => {
+    const [{ SimulatedBrowser }, { pageLoader }] = await Promise.all([import('../../providers/browser/sim-browser.js'), import('../../providers/browser/page-loaders.js')]);
+    return new SimulatedBrowser(pageLoader({ http: http(), timeoutMs: options.browser?.navigationTimeoutMs ?? 30_000 }));
+  });
+}
+
+const gateways = new WeakMap<object, Promise<DevtoolsGateway>>();
+
+/** Browser sessions (Compute): Chromium or simulated browsers behind the service's DevTools endpoint. */
+export const browserArea: AreaModule = {
+  name: 'browser',
+  bind({ container, options }) {
+    container.bind(BrowserConfig).toConstantValue(browserConfig(options.browser));
+    container.bind(Browser).toDynamicValue(() => chooseBrowser(options, () => container.get(HttpClient)));
+    container.bind(BrowserSessions).toSelf();
+  },
+  start({ container }) {
+    const sessions = container.get(BrowserSessions);
+    container.get(Scheduler).handle(IDLE_JOB, (job) => sessions.idleCheck(job));
+    return browserHandlers(sessions);
+  },
+  restored({ container }) {
+    void container.get(BrowserSessions).restored();
+  },
+  edges({ container }) {
+    const gateway = () => {
+      let loading = gateways.get(container);
+      if (!loading) {
+        loading = import('../../providers/browser/devtools-gateway.js').then(({ DevtoolsGateway }) => new DevtoolsGateway(container.get(BrowserSessions)));
+        gateways.set(container, loading);
+      }
+      return loading;
+    };
+    return [
+      {
+        kind: 'upgrade',
+        prefix: DEVTOOLS_PREFIX,
+        upgrade: (request, socket, head) => {
+          void gateway().then(
+            (loaded) => loaded.upgrade(request, socket, head),
+            () => socket.destroy(),
+          );
+        },
+      },
+    ];
+  },
+  async stop({ container }) {
+    (await gateways.get(container))?.close();
+    await container.get(BrowserSessions).stopAll();
+  },
+};
