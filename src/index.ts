@@ -15,7 +15,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const runtime = await createRuntimeCore(options);
   runtime.addEdge(mcpEdge(runtime));
   const app = createApp(runtime);
-  runtime.attachFetch(async (request) => app.fetch(request));
+  runtime.attachFetch((request) => app.fetch(request));
   return runtime;
 }
 

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-import { SERVE_USAGE, serveCommand } from './serve-command.js';
+import { SERVE_USAGE, USAGE } from './usage.js';
 
-const USAGE = `Usage: agent-services <command>
-
-Commands:
-  serve    run the HTTP server (agent-services serve --help)`;
-
-/** Entry point of the `agent-services` command. */
+/**
+ * Entry point of the `agent-services` command. Only the help texts are loaded up front; the
+ * runtime, the HTTP server and their libraries are imported when `serve` runs, so `--help`
+ * answers at once.
+ */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -16,6 +15,7 @@ async function main(argv: string[]): Promise<number> {
       print(SERVE_USAGE);
       return 0;
     }
+    const { serveCommand } = await import('./serve-command.js');
     await serveCommand(rest, print);
     return -1;
   }

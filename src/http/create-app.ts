@@ -1,106 +1,269 @@
-import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import type { RouteDefinition } from '../core/api/route.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { UploadedFile } from '../core/api/binary.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import { errorResponse, jsonResponse } from './json-response.js';
+import { ApiEdge, errorAnswer, JSON_TYPE, methodNotAllowed, NOT_FOUND, type ApiAnswer, type ApiSource } from './api-edge.js';
+import { toWebResponse, writeNodeAnswer, writeWebResponse } from './answers.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
+import { readNodeBody, readWebBody } from './request-body.js';
 
-/** `Bearer <token>` → token; anything else → null (answered as a missing key). */
-function bearerOf(header: string | undefined): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match ? match[1]! : null;
+/** The HTTP layer of a runtime, for both ways in. */
+export interface HttpApp {
+  /** Answers a WHATWG `Request` in-process (`runtime.fetch`), exactly as the server would. */
+  fetch(request: Request): Promise<Response>;
+  /** A `node:http` request listener answering the same requests straight from the socket. */
+  handle(request: IncomingMessage, response: ServerResponse): void;
 }
 
-/** Query parameters as strings, or arrays of strings when repeated. */
-function queryOf(c: Context): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const [name, values] of Object.entries(c.req.queries())) query[name] = values.length === 1 ? values[0]! : values;
-  return query;
+/** Whether `path` is `prefix` or below it (`/pay` takes `/pay/x`, not `/payment`). */
+export function underPrefix(path: string, prefix: string): boolean {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return path === base || path.startsWith(`${base}/`);
 }
 
-/** The JSON body, undefined when empty. @throws ApiError 400 invalid_request on malformed JSON */
-async function jsonBodyOf(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') return undefined;
+/** A request target of Node's parser (origin-form, or absolute-form from a proxy) split into path and query. */
+function splitTarget(target: string): { path: string; search: string } {
+  const mark = target.indexOf('?');
+  const path = mark < 0 ? target : target.slice(0, mark);
+  // Plain paths are taken as they are; anything a WHATWG URL would rewrite (dot segments,
+  // characters it percent-encodes, backslashes, absolute-form) goes through the URL parser, so
+  // the socket and `runtime.fetch` see the same path.
+  if (SAFE_PATH.test(path) && !path.includes('/.')) return { path, search: mark < 0 ? '' : target.slice(mark + 1) };
   try {
-    return JSON.parse(text);
+    const url = target.charCodeAt(0) === 47 /* / */ ? new URL(`http://edge.invalid${target}`) : new URL(target);
+    return { path: url.pathname, search: url.search.slice(1) };
   } catch {
-    throw new ApiError('invalid_request', 'the request body is not valid JSON');
+    return { path: target, search: '' };
+  }
+}
+const SAFE_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
+
+const SIGNAL = Symbol('agent-services connection signal');
+
+/**
+ * The signal of a connection, aborted when its socket closes. One per connection rather than per
+ * request: an HTTP/1.1 connection carries one request at a time, so its closing is the caller of
+ * the request in flight going away, and keep-alive connections do not pay for a new
+ * AbortController (and the dispatcher for a new combined signal) on every request.
+ */
+function connectionSignal(socket: Socket & { [SIGNAL]?: AbortSignal }): AbortSignal {
+  let signal = socket[SIGNAL];
+  if (!signal) {
+    const controller = new AbortController();
+    signal = socket[SIGNAL] = controller.signal;
+    if (socket.destroyed) controller.abort(new Error('the client went away'));
+    else socket.once('close', () => controller.abort(new Error('the client went away')));
+  }
+  return signal;
+}
+
+/** An API request read from a Node `IncomingMessage`. */
+class NodeSource implements ApiSource {
+  constructor(private readonly request: IncomingMessage) {}
+
+  header(name: string): string | undefined {
+    const value = this.request.headers[name];
+    return typeof value === 'string' || value === undefined ? value : value.join(', ');
+  }
+
+  headers(): Record<string, string> {
+    const headers = this.request.headers;
+    // Node joins repeated headers into one string, except Set-Cookie (an array; rare in requests).
+    if (headers['set-cookie'] === undefined) return headers as Record<string, string>;
+    return { ...(headers as Record<string, string>), 'set-cookie': headers['set-cookie'].join(', ') };
+  }
+
+  signal(): AbortSignal {
+    return connectionSignal(this.request.socket);
+  }
+
+  body(limit: number): Promise<Uint8Array> {
+    return readNodeBody(this.request, limit);
+  }
+
+  upload<T>(field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+    return withMultipartFile(this.request, this.header('content-type'), field, handle);
   }
 }
 
-/** The body of a `rawBody` route: its exact bytes, and the form fields or JSON they hold. */
-async function rawBodyOf(c: Context): Promise<{ raw: Uint8Array; parsed: unknown }> {
-  const raw = new Uint8Array(await c.req.arrayBuffer());
-  const text = new TextDecoder().decode(raw);
-  if (/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) {
-    return { raw, parsed: Object.fromEntries(new URLSearchParams(text)) };
+/** An API request read from a WHATWG `Request`. */
+class WebSource implements ApiSource {
+  constructor(private readonly request: Request) {}
+
+  header(name: string): string | undefined {
+    return this.request.headers.get(name) ?? undefined;
   }
-  if (text.trim() === '') return { raw, parsed: undefined };
-  try {
-    return { raw, parsed: JSON.parse(text) };
-  } catch {
-    throw new ApiError('invalid_request', 'the request body is not valid JSON');
+
+  headers(): Record<string, string> {
+    return Object.fromEntries(this.request.headers);
+  }
+
+  signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  body(limit: number): Promise<Uint8Array> {
+    return readWebBody(this.request, limit);
+  }
+
+  upload<T>(field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+    const body = this.request.body ? Readable.fromWeb(this.request.body as unknown as NodeReadableStream<Uint8Array>) : Readable.from([]);
+    return withMultipartFile(body, this.header('content-type'), field, handle);
   }
 }
 
 /**
- * The HTTP shim: a Hono app that translates requests to the runtime's dispatcher and back, and
- * nothing more. Every answer, including unknown routes, oversized bodies and crashes, is JSON in
- * the DECISIONS.md shape; no stack trace leaves the process.
+ * The HTTP layer of a runtime. The areas' http edges (`runtime.edges()`) answer the paths under
+ * their prefixes, before anything else. Requests for the route table (`/v1`, `/_sim`, `/files`, ...) are
+ * answered by the {@link ApiEdge} straight from whichever side they come in on: `node:http`'s
+ * request and response objects on the server (no WHATWG objects built per call), or the WHATWG
+ * `Request` of `runtime.fetch`. The rest (the edges, such as the wallet's hosted pay pages on
+ * `/pay`, `/openapi.json`, unknown paths) is WHATWG code, reached from the socket through a bridge built only
+ * for those requests. Every answer, including unknown routes (404), known paths with another
+ * method (405 with `Allow`), bodies that are not JSON (415), oversized bodies (413) and crashes
+ * (500), is JSON in the DECISIONS.md shape; no stack trace leaves the process.
  */
-export function createApp(runtime: Runtime): Hono {
-  const app = new Hono();
-  const limit = (maxSize: number) =>
-    bodyLimit({ maxSize, onError: () => errorResponse(new ApiError('payload_too_large', `request body over ${maxSize} bytes`)) });
-  app.get('/openapi.json', () => jsonResponse(200, openApiDocument(runtime.routes(), runtime.config)));
+export function createApp(runtime: Runtime): HttpApp {
+  const api = new ApiEdge(runtime);
+  const mounts = runtime.edges().flatMap((edge) => (edge.kind === 'http' ? [edge] : []));
+  let openApi: { baseUrl: string; text: string } | undefined;
 
-  const handler = (route: RouteDefinition) => async (c: Context) => {
+  const mountFor = (path: string) => {
+    for (const mount of mounts) if (underPrefix(path, mount.prefix)) return mount;
+    return undefined;
+  };
+
+  /** `/openapi.json` (made once per base URL), or a 404; any throw is a 500. */
+  const page = async (request: Request, path: string): Promise<Response> => {
+    const head = request.method === 'HEAD';
     try {
-      const dispatch = (body: unknown, rawBody?: Uint8Array) =>
-        runtime.dispatch({
-          routeId: route.id,
-          params: c.req.param() as Record<string, string>,
-          query: queryOf(c),
-          body,
-          bearer: bearerOf(c.req.header('authorization')),
-          idempotencyKey: c.req.header('idempotency-key') ?? null,
-          headers: c.req.header(),
-          signal: c.req.raw.signal,
-          ...(rawBody ? { rawBody } : {}),
-        });
-      const raw = route.rawBody ? await rawBodyOf(c) : undefined;
-      // An upload streams from the multipart part straight into the handler.
-      const result = route.upload
-        ? await withMultipartFile(c.req.raw, route.upload.field, dispatch)
-        : raw
-          ? await dispatch(raw.parsed, raw.raw)
-          : await dispatch(route.body ? await jsonBodyOf(c) : undefined);
-      return jsonResponse(result.status, result.body, result.headers);
+      if (path === '/openapi.json') {
+        if (request.method !== 'GET' && !head) return toWebResponse(methodNotAllowed(request.method, 'GET, HEAD'), false);
+        const baseUrl = runtime.config.baseUrl;
+        if (openApi?.baseUrl !== baseUrl) openApi = { baseUrl, text: JSON.stringify(openApiDocument(runtime.routes(), runtime.config)) };
+        return toWebResponse({ status: 200, headers: { 'content-type': JSON_TYPE }, body: openApi.text }, head);
+      }
+      return toWebResponse(NOT_FOUND, head);
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
-      throw error;
+      return toWebResponse(failure(error, path), head);
     }
   };
-  for (const route of runtime.routes()) {
-    const maxBytes = Math.max(runtime.maxBodyBytes, route.maxBodyBytes ?? 0);
-    const path = route.path.replace(/\{(\w+)\}/g, ':$1');
-    // Uploads have no JSON body limit: their handler caps the bytes it stores (413, nothing kept).
-    if (route.upload) app.on(route.method, path, handler(route));
-    else app.on(route.method, path, limit(maxBytes), handler(route));
-  }
-  app.use('*', limit(runtime.maxBodyBytes));
 
-  for (const edge of runtime.edges()) {
-    if (edge.kind !== 'http') continue;
-    const answer = (c: Context) => edge.fetch(c.req.raw);
-    app.all(edge.prefix, answer);
-    app.all(`${edge.prefix.replace(/\/$/, '')}/*`, answer);
-  }
+  /** A mounted edge's answer; a throw is a 500. */
+  const callEdge = async (mount: { fetch(request: Request): Promise<Response> }, request: Request, path: string): Promise<Response> => {
+    try {
+      return await mount.fetch(request);
+    } catch (error) {
+      return toWebResponse(failure(error, path), request.method === 'HEAD');
+    }
+  };
 
-  app.notFound(() => errorResponse(new ApiError('not_found', 'no such route')));
-  app.onError(() => errorResponse(new ApiError('internal_error', 'internal error')));
-  return app;
+  /** The WHATWG side of the bridge: a mounted edge, or a page. */
+  const web = (request: Request, path: string): Promise<Response> => {
+    const mount = mountFor(path);
+    return mount ? callEdge(mount, request, path) : page(request, path);
+  };
+
+  return {
+    async fetch(request) {
+      const url = new URL(request.url);
+      const path = url.pathname;
+      const head = request.method === 'HEAD';
+      if (!mountFor(path)) {
+        const lookup = api.match(request.method, path);
+        if (lookup.kind === 'route') return toWebResponse(await api.answer(lookup.route, lookup.params, url.search.slice(1), new WebSource(request)), head);
+        if (lookup.kind === 'method') return toWebResponse(methodNotAllowed(request.method, lookup.allow), head);
+      }
+      let limited: Request;
+      try {
+        limited = await withBodyLimit(request, runtime.maxBodyBytes);
+      } catch (error) {
+        return toWebResponse(failure(error, path), head);
+      }
+      return web(limited, path);
+    },
+
+    handle(request, response) {
+      const method = request.method ?? 'GET';
+      const head = method === 'HEAD';
+      const { path, search } = splitTarget(request.url ?? '/');
+      if (!mountFor(path)) {
+        const lookup = api.match(method, path);
+        if (lookup.kind === 'route') {
+          api.answer(lookup.route, lookup.params, search, new NodeSource(request)).then(
+            (answer) => writeNodeAnswer(response, answer, head),
+            () => response.destroy(),
+          );
+          return;
+        }
+        if (lookup.kind === 'method') {
+          writeNodeAnswer(response, methodNotAllowed(method, lookup.allow), head);
+          return;
+        }
+      }
+      webRequestOf(request, response, runtime)
+        .then((webRequest) => web(webRequest, path))
+        .then(
+          (answer) => writeWebResponse(response, answer, head),
+          (error: unknown) => writeNodeAnswer(response, failure(error, path), head),
+        )
+        .catch(() => response.destroy());
+    },
+  };
+}
+
+/** The answer of something thrown outside the dispatcher: its own error, or a logged 500. */
+function failure(error: unknown, path: string): ApiAnswer {
+  if (error instanceof ApiError) return errorAnswer(error);
+  process.stderr.write(`internal error in the HTTP edge (${path}): ${(error as Error)?.stack ?? String(error)}\n`);
+  return errorAnswer(new ApiError('internal_error', 'internal error'));
+}
+
+/** A request whose body has been read under `limit` (a WHATWG body cannot be capped as it streams). @throws ApiError 413 */
+async function withBodyLimit(request: Request, limit: number): Promise<Request> {
+  if (!request.body) return request;
+  const body = await readWebBody(request, limit);
+  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+}
+
+/**
+ * A WHATWG `Request` for a Node request that is not an API call: the URL from the Host header
+ * (the listen address when it is unusable), every header, the body read under the runtime's
+ * limit, and a signal aborted when the client goes away before the answer is complete.
+ * @throws ApiError 413 payload_too_large
+ */
+async function webRequestOf(request: IncomingMessage, response: ServerResponse, runtime: Runtime): Promise<Request> {
+  const target = request.url ?? '/';
+  let url: URL;
+  try {
+    url = target.charCodeAt(0) === 47 ? new URL(`http://${request.headers.host ?? 'localhost'}${target}`) : new URL(target);
+  } catch {
+    url = new URL(target.charCodeAt(0) === 47 ? target : '/', runtime.config.baseUrl);
+  }
+  const headers = new Headers();
+  const raw = request.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {
+      // A header WHATWG refuses (a name or value Node let through) is left out.
+    }
+  }
+  const method = request.method ?? 'GET';
+  const controller = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const body = hasBody ? await readNodeBody(request, runtime.maxBodyBytes) : undefined;
+  try {
+    return new Request(url, { method, headers, signal: controller.signal, ...(body && body.byteLength > 0 ? { body } : {}) });
+  } catch {
+    // A method WHATWG forbids (CONNECT, TRACE, TRACK): nothing here answers it.
+    throw new ApiError('not_found', 'no such route');
+  }
 }

@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import busboy from 'busboy';
+import type { Readable } from 'node:stream';
+import type busboy from 'busboy';
 import type { UploadedFile } from '../core/api/binary.js';
 import { ApiError } from '../core/shared/api-error.js';
+import { DRAIN_LIMIT } from './request-body.js';
 
 /** Bounds on the parts of an upload request that are not the file itself. */
 const LIMITS = { fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 100 };
@@ -18,13 +18,6 @@ async function* partBytes(part: Readable, field: string): AsyncIterable<Uint8Arr
     throw new ApiError('invalid_request', `${field}: the request body ended before the file was complete`, field);
   }
 }
-
-/**
- * Most bytes read and discarded after the handler is done (e.g. the rest of an upload refused
- * with 413): clients such as fetch send the whole body before they read the answer, and a
- * connection closed under them reports a network error instead of the 413.
- */
-const DRAIN_LIMIT = 1024 * 1024 * 1024;
 
 /** Reads and discards the rest of a body, up to `limit` bytes. */
 function drain(body: Readable, limit: number): Promise<void> {
@@ -48,18 +41,25 @@ function drain(body: Readable, limit: number): Promise<void> {
 }
 
 /**
- * Streams a multipart/form-data request into `handle`: as soon as the part named `field` that
- * holds a file starts, `handle` gets it as an {@link UploadedFile} whose bytes are read from the
- * request as the handler consumes them (busboy; nothing is buffered whole). Without such a part,
- * or when the body is not multipart, `handle` gets undefined (the dispatcher answers 400 after
- * authentication). Once `handle` is done, whatever it left unread is read and discarded (up to
- * 1 GiB) before its answer is given, so the client is not cut off mid-send.
+ * Streams a multipart/form-data body into `handle`: as soon as the part named `field` that holds
+ * a file starts, `handle` gets it as an {@link UploadedFile} whose bytes are read from the request
+ * as the handler consumes them (busboy, loaded by the first upload; nothing is buffered whole).
+ * Without such a part, or when the body is not multipart, `handle` gets undefined (the dispatcher
+ * answers 400 after authentication). Once `handle` is done, whatever it left unread is read and
+ * discarded (up to 1 GiB) before its answer is given, so the client is not cut off mid-send.
+ * `body` is the request body as a Node stream: the socket's request itself, or a WHATWG body
+ * through `Readable.fromWeb`.
  */
-export function withMultipartFile<T>(request: Request, field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
-  const body = request.body ? Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>) : Readable.from([]);
+export async function withMultipartFile<T>(
+  body: Readable,
+  contentType: string | undefined,
+  field: string,
+  handle: (file: UploadedFile | undefined) => Promise<T>,
+): Promise<T> {
+  const { default: createParser } = await import('busboy');
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: Object.fromEntries(request.headers), limits: LIMITS });
+    parser = createParser({ headers: { 'content-type': contentType ?? '' }, limits: LIMITS });
   } catch {
     return handle(undefined).finally(() => drain(body, DRAIN_LIMIT));
   }

@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { EMAIL_MAX_BODY_BYTES } from '../core/email/email.schema.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Runtime } from '../runtime/create-runtime.js';
@@ -34,9 +33,11 @@ function smtpError(code: number, message: string): Error {
  * runtime and delivers it into their inboxes through `runtime.mail`, the same path as
  * `POST /_sim/email/inbound` with `raw`. Unknown recipients are refused at RCPT TO with 550 (no
  * relaying). Meant for loopback and trusted networks: no TLS, and AUTH, if a client insists on it,
- * accepts any credentials.
+ * accepts any credentials. smtp-server is loaded here, when a listener is started, not when the
+ * package is imported.
  */
-export function listenSmtp(runtime: Runtime, options: SmtpListenOptions = {}): Promise<RunningSmtpServer> {
+export async function listenSmtp(runtime: Runtime, options: SmtpListenOptions = {}): Promise<RunningSmtpServer> {
+  const { SMTPServer } = await import('smtp-server');
   const host = options.host ?? '127.0.0.1';
   const maxBytes = options.maxMessageBytes ?? EMAIL_MAX_BODY_BYTES;
   const server = new SMTPServer({

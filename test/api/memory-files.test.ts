@@ -198,9 +198,9 @@ describe.each(['fetch', 'http'] as const)('memory uploads as raw multipart (%s)'
     await expectErrorResponse(response, 400, 'invalid_request', 'file');
   });
 
-  it('answers 400 invalid_request on file for a JSON body', async () => {
+  it('answers 415 unsupported_media_type for a JSON body (DECISIONS.md: a multipart route without multipart/form-data)', async () => {
     const response = await world.raw('/v1/memory/files', { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(alice.api_key) }, body: '{"file":"x"}' });
-    await expectErrorResponse(response, 400, 'invalid_request', 'file');
+    await expectErrorResponse(response, 415, 'unsupported_media_type');
   });
 
   it('answers 401 before looking at the body', async () => {

@@ -15,8 +15,8 @@ export const CLI = path.join(ROOT, 'dist/cli/main.js');
 
 const run = promisify(execFile);
 const LOCK = path.join(os.tmpdir(), `agent-services-build-${Buffer.from(ROOT).toString('hex').slice(-24)}.lock`);
-/** A lock older than this is left over from a killed worker. */
-const STALE_LOCK_MS = 120_000;
+/** A lock older than this is left over from a killed worker (a build on a loaded machine can take minutes). */
+const STALE_LOCK_MS = 600_000;
 
 function sources(dir: string): string[] {
   const found: string[] = [];

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { CLI, ensureBuilt, ROOT } from './ensure-built.js';
+import { CLI_TEST_TIMEOUT_MS, killAll, launch, runToEnd, waitForLine, type CliProcess } from './cli-process.js';
+import { CLI, ensureBuilt } from './ensure-built.js';
 
 interface Server {
-  child: ChildProcess;
+  child: CliProcess['child'];
   url: string;
   /** Every stdout line so far. */
   lines: string[];
@@ -15,58 +15,26 @@ interface Server {
   closed: Promise<number | NodeJS.Signals | null>;
 }
 
-const children = new Set<ChildProcess>();
 let dir: string;
 
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdtempSync(path.join(os.tmpdir(), 'cli-serve-'));
-}, 120_000);
+}, CLI_TEST_TIMEOUT_MS);
 
 afterAll(() => {
-  for (const child of children) kill(child);
+  killAll();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function kill(child: ChildProcess) {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-}
-
 /**
- * Runs the built command with `args` and collects its output. Each test starts its own servers on
- * free ports with its own data files, so the tests run concurrently; a process is killed when the
- * test that started it ends, pass or fail (and, as a backstop, after all tests).
+ * Starts `serve` and waits until a whole line matching `waitFor` (by default `listening on`) is
+ * printed. Each test starts its own servers on free ports with its own data files, so the tests
+ * run concurrently; a process is killed when the test that started it ends, pass or fail.
  */
-function launch(t: TestContext, args: string[]) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  t.onTestFinished(() => kill(child));
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const closed = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('close', (code, signal) => resolve(signal ?? code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, closed };
-}
-
-/** Runs the command to completion. */
-async function runToEnd(t: TestContext, args: string[]) {
-  const run = launch(t, args);
-  const code = await run.closed;
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
-}
-
-/** Starts `serve` and waits until a whole line matching `waitFor` (by default `listening on`) is printed. */
 async function startServer(t: TestContext, args: string[], waitFor: RegExp = /^listening on .*\n/m): Promise<Server> {
   const run = launch(t, ['serve', ...args]);
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (waitFor.test(run.stdout())) resolve();
-    };
-    run.child.stdout!.on('data', check);
-    void run.closed.then((code) => reject(new Error(`server exited (${code}) before it was ready:\n${run.stdout()}${run.stderr()}`)));
-    check();
-  });
+  await waitForLine(run, waitFor, `agent-services serve ${args.join(' ')}`);
   const lines = run.stdout().split('\n');
   const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1];
   if (!url) throw new Error(`first line is not "listening on <url>": ${lines[0]}`);
@@ -86,14 +54,10 @@ async function stop(server: Server, signal: NodeJS.Signals = 'SIGTERM') {
   return server.closed;
 }
 
-describe.concurrent('agent-services serve', () => {
-  it('prints the address it listens on as its first line', async (t) => {
+describe.concurrent('agent-services serve', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+  it('prints the address it listens on as its first line, and answers the OpenAPI document and agent creation there', async (t) => {
     const server = await startServer(t, ['--port', '0', '--seed', '1']);
     expect(server.lines[0]).toMatch(/^listening on http:\/\/127\.0\.0\.1:[1-9]\d*$/);
-  });
-
-  it('answers the OpenAPI document and agent creation at that address', async (t) => {
-    const server = await startServer(t, ['--port', '0', '--seed', '1']);
     const openapi = await fetch(`${server.url}/openapi.json`);
     expect(openapi.status).toBe(200);
     expect(await openapi.json()).toHaveProperty('paths');

@@ -51,6 +51,21 @@ describe.each(RAW_TRANSPORTS)('the HTTP shim (%s)', (kind: RawTransportKind) => 
       await expectErrorResponse(await w.raw('/v1/agent/alice'), 404, 'not_found');
     });
 
+    it('answers a streamed body (no Content-Length) that grows over maxBodyBytes with 413, and creates nothing', async () => {
+      const w = await open({ maxBodyBytes: 1024 });
+      const chunks = ['{"name": "alice", "bio": "', 'x'.repeat(800), 'y'.repeat(800), '"}'];
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(next));
+        },
+      });
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit;
+      await expectErrorResponse(await w.raw('/_sim/agents', init), 413, 'payload_too_large');
+      await expectErrorResponse(await w.raw('/v1/agent/alice'), 404, 'not_found');
+    });
+
     it('accepts a body under maxBodyBytes', async () => {
       const w = await open({ maxBodyBytes: 1024 });
       const response = await w.raw('/_sim/agents', jsonInit('POST', { name: 'alice', bio: 'x'.repeat(200) }));
@@ -62,13 +77,105 @@ describe.each(RAW_TRANSPORTS)('the HTTP shim (%s)', (kind: RawTransportKind) => 
     it.each([
       ['GET', '/v2/agent'],
       ['GET', '/nowhere'],
-      ['DELETE', '/v1/agent'],
-      ['POST', '/v1/agent/credentials'],
       ['GET', '/v1/agent/alice/extra'],
+      ['GET', '/v1/agent/'],
+      ['GET', '/v1//agent'],
+      ['POST', '/v1/wallet'],
     ])('answers %s %s with 404 not_found as JSON', async (method, path) => {
       const w = await open();
       const body = await expectErrorResponse(await w.raw(path, { method }), 404, 'not_found', null);
       expect(body.error.message).toBeTruthy();
+    });
+  });
+
+  describe('methods a path does not take', () => {
+    it.each([
+      ['DELETE', '/v1/agent', 'GET, HEAD, PATCH'],
+      ['POST', '/v1/agent/credentials', 'GET, HEAD'],
+      ['PUT', '/v1/agent/alice', 'GET, HEAD'],
+      ['GET', '/v1/wallet/send', 'POST'],
+      ['PATCH', '/_sim/wallet/failures', 'POST, DELETE'],
+      ['POST', '/openapi.json', 'GET, HEAD'],
+    ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, path, allow) => {
+      const w = await open();
+      const response = await w.raw(path, jsonInit(method, method === 'GET' ? undefined : {}));
+      expect(response.headers.get('allow')).toBe(allow);
+      await expectErrorResponse(response, 405, 'method_not_allowed', null);
+    });
+
+    it('answers HEAD like GET, without a body', async () => {
+      const w = await open();
+      await w.sim.createAgent({ name: 'alice' });
+      const response = await w.raw('/v1/agent/alice', { method: 'HEAD' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.text()).toBe('');
+    });
+  });
+
+  describe('content types', () => {
+    it.each([
+      ['text/plain', 'text/plain'],
+      ['a form', 'application/x-www-form-urlencoded'],
+      ['no Content-Type', undefined],
+    ])('answers a JSON body sent as %s with 415 unsupported_media_type and creates nothing', async (_what, type) => {
+      const w = await open();
+      const response = await w.raw('/_sim/agents', {
+        method: 'POST',
+        headers: type ? { 'content-type': type } : {},
+        // Bytes, so that fetch adds no Content-Type of its own.
+        body: new TextEncoder().encode(JSON.stringify({ name: 'alice' })),
+      });
+      await expectErrorResponse(response, 415, 'unsupported_media_type', null);
+      await expectErrorResponse(await w.raw('/v1/agent/alice'), 404, 'not_found');
+    });
+
+    it('takes application/json with parameters and +json types', async () => {
+      const w = await open();
+      for (const [name, type] of [
+        ['alice', 'application/json; charset=utf-8'],
+        ['bob', 'Application/JSON'],
+        ['carol', 'application/merge-patch+json'],
+      ] as const) {
+        const response = await w.raw('/_sim/agents', { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify({ name }) });
+        expect(response.status, type).toBe(201);
+      }
+    });
+
+    it('answers an upload that is not multipart/form-data with 415, after authentication', async () => {
+      const w = await open();
+      const { api_key } = await w.sim.createAgent({ name: 'alice' });
+      const json = jsonInit('POST', { file: 'x' });
+      await expectErrorResponse(await w.raw('/v1/memory/files', { ...json, headers: { ...(json.headers as Record<string, string>), ...bearer(api_key) } }), 415, 'unsupported_media_type');
+      await expectErrorResponse(await w.raw('/v1/memory/files', json), 401, 'unauthorized');
+    });
+
+    it('answers a body that is not UTF-8 with 400 invalid_request', async () => {
+      const w = await open();
+      const response = await w.raw('/_sim/agents', { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
+      await expectErrorResponse(response, 400, 'invalid_request');
+    });
+  });
+
+  describe('paths and queries', () => {
+    it('decodes percent-encoded path parameters', async () => {
+      const w = await open();
+      await w.sim.createAgent({ name: 'alice' });
+      const response = await w.raw('/v1/agent/al%69ce');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ handle: 'alice.agents.test' });
+    });
+
+    it('resolves dot segments as a URL does', async () => {
+      const w = await open();
+      await w.sim.createAgent({ name: 'alice' });
+      expect((await w.raw('/v1/wallet/../agent/alice')).status).toBe(200);
+    });
+
+    it('reads a repeated query parameter as a list and refuses it where one value is expected', async () => {
+      const w = await open();
+      await expectErrorResponse(await w.raw('/_sim/events?limit=1&limit=2'), 400, 'invalid_request', 'limit');
+      expect((await w.raw('/_sim/events?limit=2&after=0')).status).toBe(200);
     });
   });
 

@@ -146,12 +146,24 @@ export class Dispatcher {
   private contextOf(definition: RouteDefinition, request: DispatchRequest): CallContext {
     const context: CallContext = {
       agentId: this.authenticate(definition, request.bearer ?? null),
-      signal: request.signal ? AbortSignal.any([request.signal, this.lifetime]) : this.lifetime,
+      signal: request.signal ? this.callSignal(request.signal) : this.lifetime,
       headers: request.headers ?? NO_HEADERS,
     };
     if (definition.rawBody) context.rawBody = request.rawBody ?? new Uint8Array();
     return context;
   }
+
+  /**
+   * The caller's signal combined with the runtime's lifetime, made once per caller signal: the HTTP
+   * server passes one signal per connection, and AbortSignal.any costs more than a whole request.
+   */
+  private callSignal(signal: AbortSignal): AbortSignal {
+    let combined = this.combinedSignals.get(signal);
+    if (!combined) this.combinedSignals.set(signal, (combined = AbortSignal.any([signal, this.lifetime])));
+    return combined;
+  }
+
+  private readonly combinedSignals = new WeakMap<AbortSignal, AbortSignal>();
 
   private authenticate(definition: RouteDefinition, bearer: string | null): string | null {
     if (definition.auth === 'public') return null;

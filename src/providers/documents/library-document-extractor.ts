@@ -1,5 +1,3 @@
-import mammoth from 'mammoth';
-import { extractText, getDocumentProxy } from 'unpdf';
 import type { DocumentExtractor, DocumentKind } from '../../core/ports/document-extractor.js';
 import { readAll } from './read-all.js';
 import { csvText, plainText, xlsxText } from './stream-formats.js';
@@ -19,7 +17,8 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 /**
  * Text out of documents with well-kept libraries: PDF with unpdf (Mozilla's pdf.js, page by
  * page), DOCX with mammoth (raw text), XLSX with exceljs's streaming reader, CSV with csv-parse
- * (streaming), TXT and MD as UTF-8.
+ * (streaming), TXT and MD as UTF-8. Each library is loaded the first time a document of its format
+ * is read, so a runtime that never reads a PDF never loads pdf.js.
  */
 export class LibraryDocumentExtractor implements DocumentExtractor {
   private readonly maxBufferedBytes: number;
@@ -52,6 +51,7 @@ export class LibraryDocumentExtractor implements DocumentExtractor {
   private async *pdfText(source: AsyncIterable<Uint8Array>, size: number): AsyncIterable<string> {
     this.assertReadable(size);
     const bytes = await readAll(source, this.maxBufferedBytes);
+    const { extractText, getDocumentProxy } = await import('unpdf');
     // Verbosity 0: pdf.js reports recoverable damage on the console otherwise.
     const pdf = await getDocumentProxy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { verbosity: 0 });
     try {
@@ -65,6 +65,7 @@ export class LibraryDocumentExtractor implements DocumentExtractor {
   private async *docxText(source: AsyncIterable<Uint8Array>, size: number): AsyncIterable<string> {
     this.assertReadable(size);
     const buffer = await readAll(source, this.maxBufferedBytes);
+    const { default: mammoth } = await import('mammoth');
     const { value } = await mammoth.extractRawText({ buffer });
     if (value.trim()) yield value;
   }

@@ -1,6 +1,4 @@
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 
 /** Text is handed on in pieces of about this many characters, so tiny rows do not cost a call each. */
 const PIECE_CHARS = 64 * 1024;
@@ -29,8 +27,9 @@ async function* inPieces(lines: AsyncIterable<string>): AsyncIterable<string> {
   if (piece) yield piece;
 }
 
-/** CSV rows as lines of comma-separated cells, parsed as they stream (csv-parse). */
+/** CSV rows as lines of comma-separated cells, parsed as they stream (csv-parse, loaded on first use). */
 export async function* csvText(source: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+  const { parse } = await import('csv-parse');
   const input = Readable.from(source, { objectMode: false });
   const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
   input.on('error', (error) => parser.destroy(error));
@@ -59,8 +58,9 @@ export function cellText(value: unknown): string {
   return '';
 }
 
-/** XLSX sheets as a `Sheet: name` line and then one line per row, read as the file streams (exceljs). */
+/** XLSX sheets as a `Sheet: name` line and then one line per row, read as the file streams (exceljs, loaded on first use: it costs half a second). */
 export async function* xlsxText(source: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+  const { default: ExcelJS } = await import('exceljs');
   const input = Readable.from(source, { objectMode: false });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
   async function* lines(): AsyncIterable<string> {

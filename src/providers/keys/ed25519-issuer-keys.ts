@@ -1,5 +1,4 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { CompactSign } from 'jose';
 import type { IssuerKeys, PublicJwk } from '../../core/ports/issuer-keys.js';
 
 /** DER prefix of a PKCS#8 Ed25519 private key; the 32-byte seed follows it. */
@@ -7,7 +6,8 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 
 /**
  * An Ed25519 issuer key that signs with jose. Build it from a seed (simulation: the same seed
- * gives the same issuer on every machine) or from a private JWK (deployments).
+ * gives the same issuer on every machine) or from a private JWK (deployments). jose is loaded by
+ * the first signature, not when the runtime starts.
  */
 export class Ed25519IssuerKeys implements IssuerKeys {
   private readonly publicKey: PublicJwk;
@@ -42,7 +42,8 @@ export class Ed25519IssuerKeys implements IssuerKeys {
     return { ...this.publicKey };
   }
 
-  signJws(payload: object, header: { typ: string; kid: string }): Promise<string> {
+  async signJws(payload: object, header: { typ: string; kid: string }): Promise<string> {
+    const { CompactSign } = await import('jose');
     return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
       .setProtectedHeader({ alg: 'EdDSA', ...header })
       .sign(this.privateKey);

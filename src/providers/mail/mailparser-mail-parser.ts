@@ -1,4 +1,4 @@
-import { simpleParser, type AddressObject, type EmailAddress, type HeaderLines } from 'mailparser';
+import type { AddressObject, EmailAddress, HeaderLines } from 'mailparser';
 import type { MailParser, ParsedMail } from '../../core/ports/mail-parser.js';
 
 /** The addresses of an address header, groups flattened. */
@@ -20,10 +20,12 @@ function headerValue(name: string, line: string, parsed: unknown, occurrence: nu
 /**
  * RFC 5322 parsing with mailparser (MIME structure, encoded words, charsets, transfer encodings).
  * Plain text is never made up from HTML nor HTML from text, and `cid:` links are left as they
- * are, so a message stores what its sender wrote.
+ * are, so a message stores what its sender wrote. mailparser is loaded by the first parse, not
+ * when the runtime starts.
  */
 export class MailparserMailParser implements MailParser {
   async parse(raw: Uint8Array): Promise<ParsedMail> {
+    const { simpleParser } = await import('mailparser');
     const mail = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
       skipHtmlToText: true,
       skipTextToHtml: true,

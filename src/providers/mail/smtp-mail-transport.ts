@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailTransport, OutboundMail, TransportOutcome } from '../../core/ports/mail-transport.js';
 
 /** Where and how to reach the SMTP relay. */
@@ -26,14 +26,29 @@ function addressOf(entry: unknown): string {
 /**
  * Outbound mail through a real SMTP relay with nodemailer: the service's Message-ID, Date and
  * threading headers are kept, the envelope carries exactly the outside recipients (bcc included,
- * never in a header), and attachments are streamed from the blob store.
+ * never in a header), and attachments are streamed from the blob store. nodemailer is loaded and
+ * the transporter made by the first send, not when the runtime starts.
  */
 export class SmtpMailTransport implements MailTransport {
-  private readonly transporter: Transporter;
+  private transporter: Promise<Transporter> | undefined;
+  private closed = false;
 
-  constructor(options: SmtpRelayOptions) {
+  constructor(private readonly options: SmtpRelayOptions) {}
+
+  /** The transporter, made once on first use. */
+  private transporterOf(): Promise<Transporter> {
+    return (this.transporter ??= import('nodemailer').then(({ default: nodemailer }) => {
+      const transporter = nodemailer.createTransport(this.transportOptions() as Parameters<typeof nodemailer.createTransport>[0]);
+      // Closed while nodemailer was loading: the pool must not stay open.
+      if (this.closed) transporter.close();
+      return transporter;
+    }));
+  }
+
+  private transportOptions(): Record<string, unknown> {
+    const options = this.options;
     const timeout = (options.timeoutSeconds ?? 30) * 1000;
-    this.transporter = nodemailer.createTransport({
+    return {
       host: options.host,
       port: options.port,
       secure: options.secure ?? false,
@@ -45,7 +60,7 @@ export class SmtpMailTransport implements MailTransport {
       socketTimeout: timeout,
       disableFileAccess: true,
       disableUrlAccess: true,
-    } as Parameters<typeof nodemailer.createTransport>[0]);
+    };
   }
 
   /**
@@ -66,7 +81,8 @@ export class SmtpMailTransport implements MailTransport {
   }
 
   async send(mail: OutboundMail): Promise<TransportOutcome> {
-    const info = (await this.transporter.sendMail({
+    const transporter = await this.transporterOf();
+    const info = (await transporter.sendMail({
       envelope: { from: mail.envelope.from, to: mail.envelope.to },
       messageId: mail.messageId,
       date: new Date(mail.date),
@@ -93,6 +109,7 @@ export class SmtpMailTransport implements MailTransport {
 
   /** Closes pooled connections. */
   close(): void {
-    this.transporter.close();
+    this.closed = true;
+    void this.transporter?.then((transporter) => transporter.close());
   }
 }

@@ -1,6 +1,14 @@
-import hnswlib, { type HierarchicalNSW } from 'hnswlib-node';
+import { createRequire } from 'node:module';
+import type { HierarchicalNSW } from 'hnswlib-node';
 import type { VectorHit, VectorIndex, VectorIndexFactory } from '../../core/ports/vector-index.js';
 import { ExactVectorIndex } from './exact-vector-index.js';
+
+/** Loads hnswlib's native addon the first time a graph is built, not when the runtime starts. */
+const loadHnswlib = (() => {
+  let module: typeof import('hnswlib-node') | undefined;
+  // Synchronous, as the VectorIndex port is; the package is CommonJS.
+  return () => (module ??= createRequire(import.meta.url)('hnswlib-node') as typeof import('hnswlib-node'));
+})();
 
 /** Tuning of {@link HnswVectorIndex}. */
 export interface HnswOptions {
@@ -139,7 +147,7 @@ export class HnswVectorIndex implements VectorIndex {
   /** Creates the empty graph and queues every stored vector for it. */
   private startGraph(): void {
     if (this.graph) return;
-    const graph = new hnswlib.HierarchicalNSW('ip', this.dimension);
+    const graph = new (loadHnswlib().HierarchicalNSW)('ip', this.dimension);
     graph.initIndex({
       maxElements: Math.max(1024, this.exact.size * 2),
       m: this.m,

@@ -1,0 +1,158 @@
+import { contentDisposition, isBinaryBody, type BinaryBody, type UploadedFile } from '../core/api/binary.js';
+import type { DispatchRequest, DispatchResult } from '../core/api/dispatcher.js';
+import type { RouteDefinition } from '../core/api/route.js';
+import { ApiError } from '../core/shared/api-error.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import { isMultipartType, jsonOf, rawBodyOf } from './request-body.js';
+import { RouteMatcher, type RouteLookup } from './route-matcher.js';
+
+/**
+ * Where the parts of one API request come from: a Node `IncomingMessage` (the server) or a WHATWG
+ * `Request` (`runtime.fetch`). Both answer through {@link ApiEdge}, so they cannot disagree.
+ */
+export interface ApiSource {
+  /** A request header by lower-case name, or undefined. */
+  header(name: string): string | undefined;
+  /** Every request header, lower-cased names (what handlers see as `context.headers`). */
+  headers(): Record<string, string>;
+  /** Aborted when the caller goes away. */
+  signal(): AbortSignal;
+  /** The whole body, at most `limit` bytes. @throws ApiError 413 payload_too_large */
+  body(limit: number): Promise<Uint8Array>;
+  /** Streams a multipart body into `handle` (see `withMultipartFile`). */
+  upload<T>(field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T>;
+}
+
+/** An answer ready to be written: a JSON text, a file to stream, or nothing (204, HEAD). */
+export interface ApiAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: string | BinaryBody | null;
+}
+
+/** Content-Type of every JSON answer. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
+
+/** The JSON answer of an ApiError, with extra headers (e.g. `Allow`). */
+export function errorAnswer(error: ApiError, headers?: Record<string, string>): ApiAnswer {
+  return { status: error.status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : JSON_HEADERS, body: JSON.stringify(error.toBody()) };
+}
+
+/** The 405 of a path that exists without this method. */
+export function methodNotAllowed(method: string, allow: string): ApiAnswer {
+  return errorAnswer(new ApiError('method_not_allowed', `${method} is not allowed here; allowed: ${allow}`), { allow });
+}
+
+/** The 404 of a path that leads nowhere. */
+export const NOT_FOUND: ApiAnswer = errorAnswer(new ApiError('not_found', 'no such route'));
+
+/** The answer of a dispatch result. */
+function answerOf(result: DispatchResult): ApiAnswer {
+  const extra = result.headers;
+  let hasExtra = false;
+  for (const _ in extra) {
+    hasExtra = true;
+    break;
+  }
+  if (result.status === 204) return { status: 204, headers: extra, body: null };
+  const body = result.body;
+  if (isBinaryBody(body)) {
+    return {
+      status: result.status,
+      headers: { 'content-type': body.contentType, 'content-length': String(body.size), 'content-disposition': contentDisposition(body.filename), ...extra },
+      body,
+    };
+  }
+  return { status: result.status, headers: hasExtra ? { 'content-type': JSON_TYPE, ...extra } : JSON_HEADERS, body: JSON.stringify(body) };
+}
+
+/** `Bearer <token>` → token; anything else → null (answered as a missing key). */
+function bearerOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  // The common exact form without a regular expression; anything else goes the careful way.
+  if (header.startsWith('Bearer ') && header.indexOf(' ', 7) < 0 && header.length > 7) return header.slice(7);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+const NO_QUERY: Record<string, string | string[]> = Object.freeze({}) as Record<string, string | string[]>;
+
+/** Query parameters as strings, or arrays of strings when repeated (`+` is a space, as in forms). */
+export function queryOf(search: string): Record<string, string | string[]> {
+  if (search === '') return NO_QUERY;
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(search)) {
+    const seen = query[name];
+    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return query;
+}
+
+/**
+ * The API edge: the route table compiled into a {@link RouteMatcher}, and the translation of one
+ * HTTP request into a `runtime.dispatch` call and of its result back into an answer. Bodies are
+ * read only for routes that take one, under the route's limit; uploads stream. Every failure is a
+ * DECISIONS.md error answer; nothing here throws.
+ */
+export class ApiEdge {
+  private readonly matcher: RouteMatcher;
+  private readonly limits = new Map<RouteDefinition, number>();
+
+  constructor(private readonly runtime: Runtime) {
+    const routes = runtime.routes();
+    this.matcher = new RouteMatcher(routes);
+    for (const route of routes) this.limits.set(route, Math.max(runtime.maxBodyBytes, route.maxBodyBytes ?? 0));
+  }
+
+  /** The route of a method and path of the table, a 405, or nothing. */
+  match(method: string, path: string): RouteLookup {
+    return this.matcher.match(method, path);
+  }
+
+  /** Answers one request for a matched route; never rejects. */
+  async answer(route: RouteDefinition, params: Record<string, string>, search: string, source: ApiSource): Promise<ApiAnswer> {
+    try {
+      const request: DispatchRequest = {
+        routeId: route.id,
+        params,
+        query: queryOf(search),
+        body: undefined,
+        bearer: bearerOf(source.header('authorization')),
+        idempotencyKey: source.header('idempotency-key') ?? null,
+        headers: source.headers(),
+        signal: source.signal(),
+      };
+      if (route.upload) return answerOf(await this.upload(route.upload.field, request, source));
+      if (route.rawBody) {
+        const raw = await source.body(this.limits.get(route)!);
+        request.rawBody = raw;
+        request.body = rawBodyOf(raw, source.header('content-type'));
+      } else if (route.body) {
+        request.body = jsonOf(await source.body(this.limits.get(route)!), source.header('content-type'));
+      }
+      return answerOf(await this.runtime.dispatch(request));
+    } catch (error) {
+      if (error instanceof ApiError) return errorAnswer(error);
+      process.stderr.write(`internal error in the HTTP edge (${route.id}): ${(error as Error)?.stack ?? String(error)}\n`);
+      return errorAnswer(new ApiError('internal_error', 'internal error'));
+    }
+  }
+
+  /**
+   * An upload streams from its multipart part straight into the handler. A body that is not
+   * multipart/form-data is dispatched without a file, so that authentication answers first
+   * (401 before the body is looked at); the dispatcher's "no file" answer then becomes a 415.
+   */
+  private async upload(field: string, request: DispatchRequest, source: ApiSource): Promise<DispatchResult> {
+    const dispatch = (file: UploadedFile | undefined) => this.runtime.dispatch({ ...request, body: file });
+    if (isMultipartType(source.header('content-type'))) return source.upload(field, dispatch);
+    const result = await dispatch(undefined);
+    const error = (result.body as { error?: { code?: string; param?: string } } | null)?.error;
+    if (result.status === 400 && error?.code === 'invalid_request' && error.param === field) {
+      const refused = new ApiError('unsupported_media_type', `an upload is sent as multipart/form-data with the file in the part named "${field}"`);
+      return { status: refused.status, body: refused.toBody(), headers: {} };
+    }
+    return result;
+  }
+}
