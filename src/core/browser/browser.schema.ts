@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intParam, timestamp } from '../shared/schemas.js';
+import { httpUrl, intParam, timestamp } from '../shared/schemas.js';
 
 /** Smallest and largest viewport sides accepted, in CSS pixels. */
 export const VIEWPORT_LIMITS = { width: { min: 320, max: 3840 }, height: { min: 200, max: 2160 } } as const;
@@ -11,22 +11,9 @@ export const BrowserViewport = z.strictObject({
 });
 export type BrowserViewport = z.infer<typeof BrowserViewport>;
 
-/** An http or https URL to open first. */
-const startUrl = z
-  .string()
-  .max(2048)
-  .refine((text) => {
-    try {
-      const protocol = new URL(text).protocol;
-      return protocol === 'http:' || protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, { message: 'must be an http or https URL' });
-
 /** Body of `POST /v1/compute/browser/sessions`. */
 export const CreateBrowserSessionBody = z.strictObject({
-  url: startUrl.optional().describe('the first page; a blank tab when omitted'),
+  url: httpUrl.optional().describe('the first page; a blank tab when omitted'),
   viewport: BrowserViewport.optional().describe('default 1280 x 720'),
 });
 export type CreateBrowserSessionBody = z.infer<typeof CreateBrowserSessionBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intParam, maxChars, timestamp } from '../shared/schemas.js';
+import { httpUrl, intParam, maxChars, timestamp } from '../shared/schemas.js';
 import { parseIso } from '../shared/time.js';
 import { isPhoneCountry } from './numbers.js';
 
@@ -103,25 +103,12 @@ export type SimInboundSmsBody = z.infer<typeof SimInboundSmsBody>;
 export const InboundSmsAccepted = z.object({ message_id: z.string() });
 export type InboundSmsAccepted = z.infer<typeof InboundSmsAccepted>;
 
-/** An http or https URL. */
-const HttpUrl = z
-  .string()
-  .max(2048)
-  .refine((text) => {
-    try {
-      const protocol = new URL(text).protocol;
-      return protocol === 'http:' || protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, { message: 'must be an http or https URL' });
-
 /** Body of `POST /v1/phone/calls`: exactly one of `script` or `twiml_url`. */
 export const PlaceCallBody = z
   .strictObject({
     to: NumberText,
     script: maxChars(SCRIPT_MAX).min(1, { message: 'must be 1 to 4096 characters' }).optional(),
-    twiml_url: HttpUrl.optional(),
+    twiml_url: httpUrl.optional(),
   })
   .superRefine((body, context) => {
     if ((body.script === undefined) === (body.twiml_url === undefined)) {

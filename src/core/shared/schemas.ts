@@ -16,17 +16,25 @@ export function intParam(min: number, max: number) {
   );
 }
 
+/** A URL of at most 2,048 characters whose scheme is one of `protocols` (`'https:'`, ...). */
+function urlWith(protocols: string[], message: string): z.ZodString {
+  return z
+    .string()
+    .max(2048)
+    .refine((text) => {
+      try {
+        return protocols.includes(new URL(text).protocol);
+      } catch {
+        return false;
+      }
+    }, { message });
+}
+
 /** An https URL. */
-export const httpsUrl = z
-  .string()
-  .max(2048)
-  .refine((text) => {
-    try {
-      return new URL(text).protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, { message: 'must be an https URL' });
+export const httpsUrl = urlWith(['https:'], 'must be an https URL');
+
+/** An http or https URL (webhook endpoints, call-flow documents, pages to open). */
+export const httpUrl = urlWith(['http:', 'https:'], 'must be an http or https URL');
 
 /** An ISO 8601 timestamp as the service writes them. */
 export const timestamp = z.string().describe('ISO 8601 timestamp with milliseconds and Z');

@@ -1,18 +1,8 @@
 import { z } from 'zod';
-import { intParam, timestamp } from '../shared/schemas.js';
+import { httpUrl, intParam, timestamp } from '../shared/schemas.js';
 
 /** A webhook url: http or https, at most 2,048 characters. */
-export const WebhookUrl = z
-  .string()
-  .max(2048)
-  .refine((text) => {
-    try {
-      const protocol = new URL(text).protocol;
-      return protocol === 'http:' || protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, { message: 'must be an http or https URL' });
+export const WebhookUrl = httpUrl;
 
 /** Body of `POST /v1/webhooks`; `events` is checked against the delivered types by the service. */
 export const CreateWebhookBody = z.strictObject({

@@ -3,40 +3,13 @@
  * tree): they pin time and randomness like the WebAssembly sandbox does, and the TypeScript one
  * refuses every module but the documented subset.
  */
+import { PYTHON_MAIN } from './python-main.js';
 
-/** Python: seeds `random` and `os.urandom`, freezes `time.time`, maps MemoryError to 137. */
+/** Python: the shared `__sandbox_main` over `/.sandbox/main.py`, exiting with its code. */
 export function pythonDriver(seed: number, nowSeconds: number): string {
-  return String.raw`import sys, os, random, time, traceback, io
-random.seed(${seed})
-_rng = random.Random(${seed + 1})
-os.urandom = lambda n: _rng.randbytes(n)
-random._urandom = os.urandom
-time.time = lambda: ${nowSeconds}
-time.time_ns = lambda: ${Math.round(nowSeconds * 1e9)}
-sys.argv = ['main.py']
-sys.stdin = io.StringIO('')
-source = open('/.sandbox/main.py', encoding='utf-8').read()
-main = {'__name__': '__main__', '__builtins__': __builtins__}
-code = 0
-try:
-    exec(compile(source, '<main>', 'exec'), main)
-except SystemExit as error:
-    value = error.code
-    if value is None:
-        code = 0
-    elif isinstance(value, int):
-        code = value & 0xFF
-    else:
-        print(value, file=sys.stderr)
-        code = 1
-except MemoryError:
-    code = 137
-except BaseException as error:
-    traceback.print_exception(type(error), error, error.__traceback__.tb_next)
-    code = 1
-sys.stdout.flush()
-sys.stderr.flush()
-os._exit(code)
+  return `${PYTHON_MAIN}
+import os
+os._exit(__sandbox_main(open('/.sandbox/main.py', encoding='utf-8').read(), ${seed}, ${nowSeconds}))
 `;
 }
 

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { PyodideInterface } from 'pyodide';
 import { WORKDIR, type Engine, type EngineExit, type EngineRun } from './engine.js';
 import { FsError, VirtualTree } from './virtual-tree.js';
+import { PYTHON_MAIN } from './python-main.js';
 
 /** Mount points of the interpreter itself, never part of the agent's tree. */
 const SYSTEM_ROOTS = ['/dev', '/proc'];
@@ -34,41 +35,6 @@ for _name in [n for n in list(sys.modules) if n.split('.')[0] in _Blocked._names
 del _Blocked, _name, _attr, _pyodide_core
 `;
 
-/** Runs the agent's code as `__main__`; answers the exit code (tracebacks without the wrapper's frame). */
-const WRAPPER = String.raw`
-def __sandbox_main(source, seed, now):
-    import sys, os, random, time, traceback, io
-    random.seed(seed)
-    _rng = random.Random(seed + 1)
-    os.urandom = lambda n: _rng.randbytes(n)
-    random._urandom = os.urandom
-    time.time = lambda: now
-    time.time_ns = lambda: int(now * 1_000_000_000)
-    os.chdir('/home/agent')
-    sys.argv = ['main.py']
-    sys.stdin = io.StringIO('')
-    main = {'__name__': '__main__', '__builtins__': __builtins__}
-    code = 0
-    try:
-        exec(compile(source, '<main>', 'exec'), main)
-    except SystemExit as error:
-        value = error.code
-        if value is None:
-            code = 0
-        elif isinstance(value, int):
-            code = value & 0xFF
-        else:
-            print(value, file=sys.stderr)
-            code = 1
-    except MemoryError:
-        code = 137
-    except BaseException as error:
-        traceback.print_exception(type(error), error, error.__traceback__.tb_next)
-        code = 1
-    sys.stdout.flush()
-    sys.stderr.flush()
-    return code
-`;
 
 type LoadPyodide = typeof import('pyodide').loadPyodide;
 
@@ -110,7 +76,7 @@ export class PyodideEngine implements Engine {
     py.unregisterJsModule('js');
     py.unregisterJsModule('pyodide_js');
     closeSockets(py);
-    py.runPython(WRAPPER);
+    py.runPython(PYTHON_MAIN);
     py.runPython(HARDEN);
     return { py, pristine: walk(py, new Map()) };
   }
