@@ -40,6 +40,12 @@ for o in gc.get_objects():
             print("ffi: escaped", p)
         except Exception:
             pass
+try:
+    sys.meta_path.pop(0)
+    import js
+    print("ffi: restored js", js)
+except Exception:
+    pass
 import socket
 try:
     socket.create_connection(("127.0.0.1", PORT), timeout=2)
@@ -315,6 +321,22 @@ export function computeRunSuite(kind: SandboxKind): void {
         it('ran to the end', () => {
           expect(probe.stdout.endsWith('end\n')).toBe(true);
         });
+      });
+
+      it("python cannot run JavaScript through ctypes and emscripten_run_script (the worker's eval evaluates nothing)", async () => {
+        const result = await run(
+          alice,
+          'python',
+          [
+            'import ctypes',
+            'run_script = ctypes.CDLL(None).emscripten_run_script_string',
+            'run_script.restype = ctypes.c_char_p',
+            `print("ran:", run_script(b"String(typeof require === 'function' ? require('fs').readFileSync('/proc/self/environ', 'utf8') : typeof process)"))`,
+          ].join('\n'),
+        );
+        expect(result.stdout).not.toContain('ran:');
+        expect(result.stdout + result.stderr).not.toContain(CANARY);
+        expect(result.exit_code).not.toBe(0);
       });
     });
 

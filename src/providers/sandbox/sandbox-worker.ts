@@ -24,6 +24,16 @@ for (const sample of [function () {}, async function () {}, function* () {}, asy
   const refuse = { [name]: function () { throw new EvalError('code generation from strings is disabled in the sandbox'); } }[name]!;
   Object.defineProperty(prototype, 'constructor', { value: refuse, writable: false, configurable: false });
 }
+// Emscripten's emscripten_run_script* (reachable from Python through ctypes) hands a string to a
+// direct `eval` inside the interpreter's module, where its `require` is in scope. With the global
+// `eval` replaced, that call is an ordinary call of this function and evaluates nothing.
+Object.defineProperty(globalThis, 'eval', {
+  value: function evalRefused(): never {
+    throw new EvalError('code generation from strings is disabled in the sandbox');
+  },
+  writable: false,
+  configurable: false,
+});
 // Stack-trace hooks hand out call sites (and through them receivers): fix them to nothing.
 Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
 
