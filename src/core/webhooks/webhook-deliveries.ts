@@ -59,6 +59,8 @@ interface StoredWebhookEvent {
 export class WebhookDeliveries {
   /** Bumped by restores and stop: outcomes of attempts started before are dropped. */
   private generation = 0;
+  /** Attempts under way, by delivery: a retry that falls due meanwhile waits for it instead of posting the event again. */
+  private readonly inFlight = new Map<string, Promise<void>>();
   /** Attempts holding a slot, and those waiting for one (FIFO). */
   private active = 0;
   private readonly waiting: Array<() => void> = [];
@@ -114,7 +116,7 @@ export class WebhookDeliveries {
     tx.afterCommit(() => {
       // Nobody awaits a first attempt: a failure to record its outcome (the store closing under
       // it) must not become an unhandled rejection; the stored retry covers the attempt anyway.
-      for (const deliveryId of started) this.attempt(deliveryId, 1, generation).catch(() => undefined);
+      for (const deliveryId of started) this.track(deliveryId, this.attempt(deliveryId, 1, generation)).catch(() => undefined);
     });
   }
 
@@ -122,9 +124,19 @@ export class WebhookDeliveries {
   async run(job: Job): Promise<void> {
     const deliveryId = String(job.data.delivery_id);
     const attempt = Number(job.data.attempt);
+    await this.inFlight.get(deliveryId)?.catch(() => undefined);
     const generation = this.generation;
     const claimed = await this.store.transaction((tx) => this.claim(tx, deliveryId, attempt));
-    if (claimed) await this.attempt(deliveryId, attempt, generation);
+    if (claimed) await this.track(deliveryId, this.attempt(deliveryId, attempt, generation));
+  }
+
+  /** Remembers `work` as the attempt under way for `deliveryId` until it settles. */
+  private track(deliveryId: string, work: Promise<void>): Promise<void> {
+    const settled = work.finally(() => {
+      if (this.inFlight.get(deliveryId) === settled) this.inFlight.delete(deliveryId);
+    });
+    this.inFlight.set(deliveryId, settled);
+    return settled;
   }
 
   /**

@@ -92,6 +92,16 @@ describe('webhook deliveries', () => {
     expect((await deliveries(runtime, '?status=failed')).map((d) => d.webhook_id)).toEqual([webhookId]);
   });
 
+  it('posts an event once when the clock passes its first retry while the first attempt is under way', async () => {
+    await open();
+    await fund();
+    await advance(runtime, 3_600);
+    await deliveriesWhen(runtime, (list) => list[0]?.status === 'delivered');
+    await advance(runtime, 2 * 86_400);
+    expect(receiver.received.map((delivery) => delivery.headers['agent-delivery-attempt'])).toEqual(['1']);
+    expect((await deliveries(runtime))[0]).toMatchObject({ attempts: 1, status: 'delivered' });
+  });
+
   it('stops retrying once a retry is answered 2xx', async () => {
     await open();
     receiver.answer = 503;
