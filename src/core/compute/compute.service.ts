@@ -2,7 +2,7 @@ import { Clock } from '../ports/clock.js';
 import { EventLog } from '../ports/event-log.js';
 import { Random } from '../ports/random.js';
 import { Sandbox } from '../ports/sandbox.js';
-import { Store } from '../ports/store.js';
+import { Store, type StoreTransaction } from '../ports/store.js';
 import { inject, injectable } from '../shared/di.js';
 import { ComputeConfig } from './compute-config.js';
 import type { RunResult } from './compute.schema.js';
@@ -50,12 +50,25 @@ export class ComputeService {
     });
     const changes = result.changes;
     const stored = changes ? await this.files.storeChanges(changes) : undefined;
-    await this.store.transaction((tx) => {
-      if (changes && stored) this.files.applyChanges(tx, agentId, changes, stored);
-      // duration_ms is measured time: it stays out of the log so the same seed gives the same log.
-      this.events.append(tx, { type: 'compute.run.completed', agent_id: agentId, data: { runtime: body.runtime, exit_code: result.exitCode } });
-    });
+    // duration_ms is measured time: it stays out of the log so the same seed gives the same log.
+    const completed = (tx: StoreTransaction, exitCode: number) =>
+      this.events.append(tx, { type: 'compute.run.completed', agent_id: agentId, data: { runtime: body.runtime, exit_code: exitCode } });
+    try {
+      await this.store.transaction((tx) => {
+        if (changes && stored && !this.files.applyChanges(tx, agentId, changes, stored)) throw new PastQuota();
+        completed(tx, result.exitCode);
+      });
+    } catch (error) {
+      if (!(error instanceof PastQuota)) throw error;
+      // Runs in parallel each fit their own starting tree; together they would not: keep none of this one's changes.
+      await this.store.transaction((tx) => void completed(tx, 1));
+      const note = `quota exceeded: the run's files would take the filesystem past its quota of ${this.config.quotaBytes} bytes; none of its changes were kept\n`;
+      const stderr = result.stderr === '' || result.stderr.endsWith('\n') ? result.stderr + note : `${result.stderr}\n${note}`;
+      return { stdout: result.stdout, stderr, exit_code: 1, duration_ms: result.durationMs };
+    }
     return { stdout: result.stdout, stderr: result.stderr, exit_code: result.exitCode, duration_ms: result.durationMs };
   }
 }
 
+/** Thrown inside a run's transaction to undo it when its changes would pass the quota. */
+class PastQuota extends Error {}

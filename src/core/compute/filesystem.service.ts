@@ -140,9 +140,11 @@ export class FilesystemService {
 
   /**
    * Applies a finished run's changes inside the caller's transaction: removals, then directories,
-   * then files; the run's view wins over anything in its way (it saw the tree as it was).
+   * then files; the run's view wins over anything in its way (it saw the tree as it was). Answers
+   * false, with the transaction to be undone by the caller, when the result would be past the
+   * quota (runs in parallel each checked the quota against their own starting tree).
    */
-  applyChanges(tx: StoreTransaction, agentId: string, changes: SandboxChanges, stored: Map<string, { sha256: string; size: number }>): void {
+  applyChanges(tx: StoreTransaction, agentId: string, changes: SandboxChanges, stored: Map<string, { sha256: string; size: number }>): boolean {
     const modified_at = toIso(this.clock.now());
     for (const path of changes.removed) if (path !== '/') this.removeTree(tx, agentId, path);
     for (const path of [...changes.directories].sort()) {
@@ -160,6 +162,7 @@ export class FilesystemService {
       if (existing?.type === 'directory') this.removeTree(tx, agentId, file.path);
       this.putFile(tx, agentId, file.path, blob.sha256, blob.size, modified_at);
     }
+    return this.usage(tx, agentId) <= this.config.quotaBytes;
   }
 
   /** Makes room for `path`'s ancestors as directories: files in the way are removed. */
