@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from '../shared/di.js';
-import { Browser, type BrowserInstance, type CdpChannel } from '../ports/browser.js';
+import { Browser, NoOpenPageError, type BrowserInstance, type CdpChannel } from '../ports/browser.js';
 import { Clock } from '../ports/clock.js';
 import { EventLog } from '../ports/event-log.js';
 import { Random } from '../ports/random.js';
@@ -148,13 +148,19 @@ export class BrowserSessions {
     await this.terminate(sessionId, 'closed');
   }
 
-  /** A PNG of the session's viewport. @throws ApiError 404 not_found (also when terminated) */
+  /**
+   * A PNG of the session's viewport.
+   * @throws ApiError 404 not_found (also when terminated), 409 conflict (a client closed every page)
+   */
   async screenshot(agentId: string, sessionId: string): Promise<BrowserScreenshot> {
     const session = this.owned(agentId, sessionId);
     const instance = this.live.get(sessionId)?.instance;
     if (session.status !== 'open' || !instance) throw notFound('browser session');
     this.touch(sessionId);
-    const shot = await instance.screenshot();
+    const shot = await instance.screenshot().catch((error: unknown) => {
+      if (error instanceof NoOpenPageError) throw new ApiError('conflict', 'the session has no open page to capture (a client closed them all); open one first', 'id');
+      throw error;
+    });
     return { data: Buffer.from(shot.png).toString('base64'), width: shot.width, height: shot.height };
   }
 

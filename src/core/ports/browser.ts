@@ -66,3 +66,10 @@ export interface Browser {
 
 /** Injection token of {@link Browser}. */
 export const Browser = Symbol.for('agent-services/Browser') as ServiceIdentifier<Browser>;
+
+/** Thrown by `BrowserInstance.screenshot` when a client closed every page of the session. */
+export class NoOpenPageError extends Error {
+  constructor() {
+    super('the browser has no open page');
+  }
+}

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import WebSocket from 'ws';
-import type { BrowserInstance, CdpChannel, Screenshot, Viewport } from '../../core/ports/browser.js';
+import { NoOpenPageError, type BrowserInstance, type CdpChannel, type Screenshot, type Viewport } from '../../core/ports/browser.js';
 import type { CdpConnection } from './cdp-connection.js';
 import { guardClientMessage } from './cdp-guard.js';
 import { pngSize } from './png-size.js';
@@ -117,7 +117,7 @@ export class ChromiumInstance implements BrowserInstance {
 
   async screenshot(): Promise<Screenshot> {
     const target = this.pages[this.pages.length - 1];
-    if (!target) throw new Error('the browser has no open page');
+    if (!target) throw new NoOpenPageError();
     const sessionId = await this.sessionOf(target);
     const shot = await this.controller.send('Page.captureScreenshot', { format: 'png', clip: { x: 0, y: 0, width: this.viewport.width, height: this.viewport.height, scale: 1 } }, sessionId);
     const png = Buffer.from(String(shot.data), 'base64');

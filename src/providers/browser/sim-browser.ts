@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Browser, BrowserInstance, BrowserLaunchRequest, CdpChannel, Screenshot } from '../../core/ports/browser.js';
+import { NoOpenPageError, type Browser, type BrowserInstance, type BrowserLaunchRequest, type CdpChannel, type Screenshot } from '../../core/ports/browser.js';
 import type { FromHost, HostInit, SessionInit, ToHost } from './sim-host/protocol.js';
 
 /** One outbound page load of a simulated page. */
@@ -170,7 +170,7 @@ class SimInstance implements BrowserInstance {
   screenshot(): Promise<Screenshot> {
     const id = this.nextShot++;
     return new Promise((resolve, reject) => {
-      this.shots.set(id, (shot) => (shot.width > 0 ? resolve(shot) : reject(new Error('the browser has no open page'))));
+      this.shots.set(id, (shot) => (shot.width > 0 ? resolve(shot) : reject(new NoOpenPageError())));
       this.post({ t: 'shot', id });
     });
   }

@@ -60,6 +60,15 @@ describe('browser sessions in a simulated world', () => {
     expect(await dave.browser.getSession(session.session_id)).toMatchObject({ status: 'terminated', terminated_reason: 'closed' });
   });
 
+  it('answers a screenshot of a session whose pages a client closed with 409 conflict, never 500', async () => {
+    const session = await carol.browser.createSession({});
+    const client = await puppeteer.connect({ browserWSEndpoint: session.ws_endpoint, defaultViewport: null });
+    for (const page of await client.pages()) await page.close();
+    await expect(carol.browser.screenshot(session.session_id)).rejects.toMatchObject({ status: 409, code: 'conflict' });
+    await client.disconnect();
+    await carol.browser.deleteSession(session.session_id);
+  });
+
   it('refuses a session past the per-agent limit with 429 rate_limited and Retry-After', async () => {
     const first = await carol.browser.createSession({});
     const response = await fetch(`${baseUrl}/v1/compute/browser/sessions`, { method: 'POST', headers: { authorization: `Bearer ${carolKey}`, 'content-type': 'application/json' }, body: '{}' });
