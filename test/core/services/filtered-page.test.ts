@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { filteredPage } from '../../../src/core/services/filtered-page.js';
 import { MemoryStore } from '../../../src/providers/store/memory-store.js';
 
-/** A store with `count` records in one partition; every third one is red. */
+/** A store with `count` records in one partition; every third one is red, every 300th rare. */
 async function storeWith(count: number): Promise<MemoryStore> {
   const store = new MemoryStore();
   await store.transaction((tx) => {
-    for (let n = 0; n < count; n++) tx.insert('things', `t${n}`, { n, red: n % 3 === 0 }, 'p');
+    for (let n = 0; n < count; n++) tx.insert('things', `t${n}`, { n, red: n % 3 === 0, rare: n % 300 === 0 }, 'p');
   });
   return store;
 }
@@ -24,6 +24,16 @@ describe('filteredPage', () => {
     }
     const expected = Array.from({ length: 1000 }, (_, n) => n).filter((n) => n % 3 === 0).reverse();
     expect(seen).toEqual(expected);
+  });
+
+  it('reads on past one step of records to find matches that lie far apart', async () => {
+    const store = await storeWith(1000);
+    const first = filteredPage<{ n: number; rare: boolean }>(store.view, 'things', { partition: 'p', limit: 2 }, (t) => t.rare);
+    expect(first.items.map((item) => item.record.n)).toEqual([900, 600]);
+    expect(first.hasMore).toBe(true);
+    const rest = filteredPage<{ n: number; rare: boolean }>(store.view, 'things', { partition: 'p', limit: 2, before: first.items[1]!.position }, (t) => t.rare);
+    expect(rest.items.map((item) => item.record.n)).toEqual([300, 0]);
+    expect(rest.hasMore).toBe(false);
   });
 
   it('says there is no more when the last match ends the partition', async () => {
