@@ -182,6 +182,14 @@ export function computeRunSuite(kind: SandboxKind): void {
         expect((await run(alice, 'python', 'print(open("/pipeline/n").read())')).stdout).toBe('42\n');
       }, 120_000);
 
+      // A real process that exits 137 looks like one the kernel killed, so only the in-process sandbox tells them apart.
+      it.skipIf(kind.name !== 'wasm')('an agent exiting 137 by itself keeps its changes and is not reported out of memory', async () => {
+        const result = await run(alice, 'bash', 'echo mine > /exit137.txt; exit 137');
+        expect(result.exit_code).toBe(137);
+        expect(result.stderr).not.toMatch(/memory/);
+        expect((await readFile(alice, '/exit137.txt')).status).toBe(200);
+      });
+
       it('a run that fails by itself keeps its changes; a run ended by its timeout keeps none', async () => {
         const failed = await run(alice, 'bash', 'echo kept > /kept.txt; exit 2');
         expect(failed.exit_code).toBe(2);

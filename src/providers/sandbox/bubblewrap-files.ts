@@ -9,7 +9,8 @@ import { PYTHON_MAIN } from './python-main.js';
 export function pythonDriver(seed: number, nowSeconds: number): string {
   return `${PYTHON_MAIN}
 import os
-os._exit(__sandbox_main(open('/.sandbox/main.py', encoding='utf-8').read(), ${seed}, ${nowSeconds}))
+code = __sandbox_main(open('/.sandbox/main.py', encoding='utf-8').read(), ${seed}, ${nowSeconds})
+os._exit(137 if code == -137 else code)
 `;
 }
 

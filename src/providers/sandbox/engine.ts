@@ -13,7 +13,13 @@ export interface EngineRun {
   write(stream: 'stdout' | 'stderr', text: string): void;
 }
 
-/** How the run ended by itself; `137` when the interpreter reported running out of memory. */
+/**
+ * The exit an engine answers when its interpreter ran out of memory: outside 0..255, so an agent's
+ * own `exit 137` stays an ordinary exit whose changes are kept.
+ */
+export const OUT_OF_MEMORY = -137;
+
+/** How the run ended by itself: its exit code, or {@link OUT_OF_MEMORY}. */
 export interface EngineExit {
   exitCode: number;
 }

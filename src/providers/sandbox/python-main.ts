@@ -1,7 +1,8 @@
 /**
  * Defines `__sandbox_main(source, seed, now)` in Python: runs the agent's code as `__main__` with
  * `random` and `os.urandom` seeded and `time` frozen at `now`, in `/home/agent`, and answers the
- * exit code (`sys.exit(n)` → n, a traceback → 1 without the wrapper's frame, MemoryError → 137).
+ * exit code (`sys.exit(n)` → n, a traceback → 1 without the wrapper's frame, MemoryError → -137,
+ * the engines' OUT_OF_MEMORY).
  * Both Python sandboxes (Pyodide and bubblewrap's python3) run their code through it.
  */
 export const PYTHON_MAIN = String.raw`
@@ -30,7 +31,7 @@ def __sandbox_main(source, seed, now):
             print(value, file=sys.stderr)
             code = 1
     except MemoryError:
-        code = 137
+        code = -137
     except BaseException as error:
         traceback.print_exception(type(error), error, error.__traceback__.tb_next)
         code = 1

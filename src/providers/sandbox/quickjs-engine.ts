@@ -2,7 +2,7 @@ import { newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type Qui
 import { GUEST_MODULES, guestPrelude } from './guest-prelude.js';
 import { guestRngSource } from './seeded-rng.js';
 import { stripTypes } from './strip-types.js';
-import { WORKDIR, type Engine, type EngineExit, type EngineRun } from './engine.js';
+import { OUT_OF_MEMORY, WORKDIR, type Engine, type EngineExit, type EngineRun } from './engine.js';
 import { FsError, VirtualTree } from './virtual-tree.js';
 
 /** QuickJS's own stack budget: deep recursion ends as a RangeError long before the worker's stack. */
@@ -105,7 +105,7 @@ export class QuickJsEngine implements Engine {
       const error = vm.dump(handle) as { name?: string; message?: string; stack?: string } | string;
       if (typeof error === 'object' && error?.message === 'out of memory') {
         run.write('stderr', 'out of memory\n');
-        return 137;
+        return OUT_OF_MEMORY;
       }
       const text = typeof error === 'object' && error !== null ? `${error.name ?? 'Error'}: ${error.message ?? ''}\n${error.stack ?? ''}` : `${String(error)}\n`;
       run.write('stderr', `Uncaught ${text.replace(/\n*$/, '\n')}`);

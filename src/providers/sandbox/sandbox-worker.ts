@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { BashEngine } from './bash-engine.js';
-import type { Engine } from './engine.js';
+import { OUT_OF_MEMORY, type Engine } from './engine.js';
 import { PyodideEngine, QuotaExceeded } from './pyodide-engine.js';
 import { QuickJsEngine } from './quickjs-engine.js';
 import { seededRng } from './seeded-rng.js';
@@ -124,7 +124,7 @@ port.on('message', (message: ToWorker) => {
     let result: FromWorker;
     try {
       const { exitCode } = await engine.run({ code: message.code, tree, nowMs: message.nowMs, seed: message.seed, memoryLimitBytes: message.memoryLimitBytes, outputLimitBytes: message.outputLimitBytes, write });
-      result = { type: 'done', exitCode, changes: exitCode === 137 ? null : tree.changes() };
+      result = { type: 'done', exitCode, changes: exitCode === OUT_OF_MEMORY ? null : tree.changes() };
     } catch (error) {
       if (error instanceof QuotaExceeded) {
         write('stderr', `${error.message}; its changes were not kept\n`);

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SandboxChanges, SandboxRequest, SandboxRuntime } from '../../core/ports/sandbox.js';
 import { OutputSink, appendLine } from './output-sink.js';
+import { OUT_OF_MEMORY } from './engine.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
 /** Longest wait for an interpreter to load before its run's own timeout starts counting. */
@@ -180,7 +181,7 @@ export class WorkerPool {
         startedAt = performance.now();
         timer = setTimeout(() => kill(124, `timed out after ${request.timeoutSeconds} s`), request.timeoutSeconds * 1000);
       } else if (message.type === 'done') {
-        if (message.exitCode === 137) kill(137, `killed: past the memory limit of ${Math.round(request.memoryLimitBytes / 1024 ** 2)} MiB`);
+        if (message.exitCode === OUT_OF_MEMORY) kill(137, `killed: past the memory limit of ${Math.round(request.memoryLimitBytes / 1024 ** 2)} MiB`);
         else finish(message.exitCode, message.changes, undefined, true);
       }
     };
