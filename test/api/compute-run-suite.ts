@@ -190,6 +190,13 @@ export function computeRunSuite(kind: SandboxKind): void {
         expect((await readFile(alice, '/exit137.txt')).status).toBe(200);
       });
 
+      // Under bubblewrap /dev and /proc are the sandbox's own mounts (docs/compute.md lists it as a limit).
+      it.skipIf(kind.name !== 'wasm')("a python run leaves the agent's files under /dev and /proc as they are", async () => {
+        await world.raw('/v1/compute/fs', jsonInit('PUT', { path: '/dev/notes.txt', content: b64('mine') }, bearer(alice.api_key)));
+        expect((await run(alice, 'python', 'print("hi")')).exit_code).toBe(0);
+        expect((await readFile(alice, '/dev/notes.txt')).status).toBe(200);
+      });
+
       it('a run that fails by itself keeps its changes; a run ended by its timeout keeps none', async () => {
         const failed = await run(alice, 'bash', 'echo kept > /kept.txt; exit 2');
         expect(failed.exit_code).toBe(2);

@@ -115,8 +115,10 @@ export class PyodideEngine implements Engine {
   /** Mirrors the interpreter's final files into the run's tree (system files it did not touch excluded). */
   private syncBack(py: PyodideInterface, run: EngineRun, pristine: Map<string, number>, final: Map<string, number>): void {
     const ours = (path: string, mtime: number) => run.tree.get(path) !== undefined || pristine.get(path) !== mtime;
+    // The interpreter's own /dev and /proc hide the agent's files there: their absence says nothing.
+    const hidden = (path: string) => SYSTEM_ROOTS.some((root) => path === root || path.startsWith(`${root}/`));
     for (const path of run.tree.paths()) {
-      if (path !== '/' && !final.has(path) && run.tree.get(path)) run.tree.remove(path, true);
+      if (path !== '/' && !hidden(path) && !final.has(path) && run.tree.get(path)) run.tree.remove(path, true);
     }
     for (const [path, mtime] of final) {
       if (!ours(path, mtime)) continue;
