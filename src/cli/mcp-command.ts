@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { AgentClient } from '../core/client.js';
+import type { AgentClient } from '../runtime/clients.js';
 import { ApiError } from '../core/shared/api-error.js';
 import { connect } from '../http/connect.js';
 import { createRuntime } from '../index.js';

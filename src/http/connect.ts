@@ -1,6 +1,6 @@
 import { filenameFromDisposition, type UploadInput } from '../core/api/binary.js';
 import { fillPath } from '../core/api/route.js';
-import { createAgentClient, createSimClient, type AgentClient, type SimClient, type Transport } from '../core/client.js';
+import { createAgentClient, createSimClient, type AgentClient, type SimClient, type Transport } from '../runtime/clients.js';
 import { ApiError } from '../core/shared/api-error.js';
 
 /** How to reach a server. */

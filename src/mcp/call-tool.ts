@@ -1,5 +1,5 @@
 import type { Download, UploadInput } from '../core/api/binary.js';
-import type { AgentClient } from '../core/client.js';
+import type { AgentClient } from '../runtime/clients.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { ArgumentPlace, ToolSpec } from './tool-catalog.js';
 

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AgentClient } from '../core/client.js';
+import type { AgentClient } from '../runtime/clients.js';
 
 /**
  * An MCP server whose tools are the agent endpoints of the API, one per route (`wallet_send`,

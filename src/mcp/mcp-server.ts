@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentClient } from '../core/client.js';
+import type { AgentClient } from '../runtime/clients.js';
 import { callTool } from './call-tool.js';
 import { agentTools, type ToolSpec } from './tool-catalog.js';
 

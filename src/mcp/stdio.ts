@@ -1,4 +1,4 @@
-import type { AgentClient } from '../core/client.js';
+import type { AgentClient } from '../runtime/clients.js';
 
 /**
  * Serves the MCP tools of `client`'s agent over stdin and stdout (what MCP clients such as Claude

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteDefinition } from '../core/api/route.js';
-import { AGENT_ROUTE_TABLES } from '../core/routes.js';
+import { AGENT_ROUTE_TABLES } from '../runtime/clients.js';
 
 /** A JSON Schema object, as MCP carries it. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { bindRoute, type BoundRoute } from '../core/api/route.js';
-import { controlRoutes as routes } from '../core/control/control.routes.js';
+import { controlRoutes as routes } from './control.routes.js';
 import type { SimControl } from './sim-control.js';
 
 /** Binds the `/_sim` routes to the control plane. */

@@ -1,6 +1,6 @@
 import type { Dispatcher, DispatchResult } from '../core/api/dispatcher.js';
 import { collectDownload, isBinaryBody, uploadedFileOf } from '../core/api/binary.js';
-import type { Transport } from '../core/client.js';
+import type { Transport } from '../core/api/transport.js';
 import { ApiError } from '../core/shared/api-error.js';
 
 /** JSON round trip, so in-process callers get exactly what the wire would carry. */

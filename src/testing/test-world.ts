@@ -1,4 +1,4 @@
-import type { AgentClient, SimClient } from '../core/client.js';
+import type { AgentClient, SimClient } from '../runtime/clients.js';
 import type { BlobStore } from '../core/ports/blob-store.js';
 import { createRuntime } from '../index.js';
 import { MemoryBlobStore } from '../providers/blobs/memory-blob-store.js';

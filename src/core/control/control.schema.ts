@@ -1,20 +1,5 @@
 import { z } from 'zod';
-import { CreateAgentBody } from '../identity/identity.schema.js';
 import { intParam, timestamp } from '../shared/schemas.js';
-import { WalletCreationFields } from '../wallet/wallet.schema.js';
-import { PhoneCreationFields } from '../phone/phone.schema.js';
-
-/**
- * Body of `POST /_sim/agents`: identity's fields plus what other areas set up at creation. Each
- * area declares its `<Area>CreationFields` in its own schema file and reads them in an
- * `onAgentCreated` hook; one spread each here.
- */
-export const SimCreateAgentBody = CreateAgentBody.extend({
-  ...WalletCreationFields,
-  ...PhoneCreationFields,
-});
-export type SimCreateAgentBody = z.infer<typeof SimCreateAgentBody>;
-
 /** Answer of the clock endpoints. */
 export const ClockState = z.object({ now: timestamp });
 export type ClockState = z.infer<typeof ClockState>;

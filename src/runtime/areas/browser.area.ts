@@ -8,7 +8,8 @@ import { Scheduler } from '../../core/services/scheduler.js';
 import { findChromium } from '../../providers/browser/find-chromium.js';
 import type { DevtoolsGateway } from '../../providers/browser/devtools-gateway.js';
 import type { RuntimeOptions } from '../runtime-options.js';
-import type { AreaModule } from './area-module.js';
+import { browserRoutes } from '../../core/browser/browser.routes.js';
+import { defineArea } from './area-module.js';
 
 /**
  * A provider loaded on its first launch: runtimes that never open a browser session do not pay
@@ -55,8 +56,9 @@ export function chooseBrowser(options: RuntimeOptions, http: () => HttpClient): 
 const gateways = new WeakMap<object, Promise<DevtoolsGateway>>();
 
 /** Browser sessions (Compute): Chromium or simulated browsers behind the service's DevTools endpoint. */
-export const browserArea: AreaModule = {
+export const browserArea = defineArea({
   name: 'browser',
+  routes: browserRoutes,
   bind({ container, options }) {
     container.bind(BrowserConfig).toConstantValue(browserConfig(options.browser));
     container.bind(Browser).toDynamicValue(() => chooseBrowser(options, () => container.get(HttpClient)));
@@ -96,4 +98,4 @@ export const browserArea: AreaModule = {
     (await gateways.get(container))?.close();
     await container.get(BrowserSessions).stopAll();
   },
-};
+});

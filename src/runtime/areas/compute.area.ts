@@ -5,14 +5,16 @@ import { FilesystemService } from '../../core/compute/filesystem.service.js';
 import { Sandbox } from '../../core/ports/sandbox.js';
 import { BubblewrapSandbox, bubblewrapUnavailable } from '../../providers/sandbox/bubblewrap-sandbox.js';
 import { WasmSandbox } from '../../providers/sandbox/wasm-sandbox.js';
-import type { AreaModule } from './area-module.js';
+import { computeRoutes } from '../../core/compute/compute.routes.js';
+import { defineArea } from './area-module.js';
 
 /** Sandboxes the area made itself (a sandbox given as a provider belongs to its giver). */
 const owned = new WeakMap<object, Sandbox>();
 
 /** Compute: code runs in sandboxes over a persistent per-agent filesystem. */
-export const computeArea: AreaModule = {
+export const computeArea = defineArea({
   name: 'compute',
+  routes: computeRoutes,
   bind({ container, options }) {
     const compute = options.compute ?? {};
     const config = computeConfig(compute);
@@ -41,4 +43,4 @@ export const computeArea: AreaModule = {
     // Ends running code and the worker pool; runs still queued answer exit 1.
     await owned.get(container)?.close();
   },
-};
+});

@@ -1,4 +1,3 @@
-import type { AreaModule } from './area-module.js';
 import { computeArea } from './compute.area.js';
 import { emailArea } from './email.area.js';
 import { identityArea } from './identity.area.js';
@@ -8,5 +7,12 @@ import { phoneArea } from './phone.area.js';
 import { walletArea } from './wallet.area.js';
 import { webhooksArea } from './webhooks.area.js';
 
-/** Every area of the service, in the order they are composed (identity first: others hook into it). */
-export const AREAS: AreaModule[] = [identityArea, walletArea, emailArea, memoryArea, phoneArea, computeArea, browserArea, webhooksArea];
+/**
+ * Every area of the service, in the order they are composed (identity first: others hook into it;
+ * webhooks last: it reads the others' events). The clients, the MCP tools and the agent-creation
+ * body are derived from this list, so a new area is one entry here.
+ */
+export const AREAS = [identityArea, walletArea, emailArea, memoryArea, phoneArea, computeArea, browserArea, webhooksArea] as const;
+
+/** The type of one entry of {@link AREAS}. */
+export type Area = (typeof AREAS)[number];

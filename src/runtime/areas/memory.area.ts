@@ -11,11 +11,13 @@ import { VectorIndexFactory } from '../../core/ports/vector-index.js';
 import { LibraryDocumentExtractor } from '../../providers/documents/library-document-extractor.js';
 import { vectorIndexFactory } from '../../providers/vector/vector-index-factory.js';
 import { HashingEmbedder } from '../../sim/hashing-embedder.js';
-import type { AreaModule } from './area-module.js';
+import { memoryRoutes } from '../../core/memory/memory.routes.js';
+import { defineArea } from './area-module.js';
 
 /** Memory: embedded memories, semantic search, the file drive with document indexing. */
-export const memoryArea: AreaModule = {
+export const memoryArea = defineArea({
   name: 'memory',
+  routes: memoryRoutes,
   bind({ container, options }) {
     const memory = options.memory ?? {};
     container.bind(MemoryConfig).toConstantValue(memoryConfig(memory));
@@ -36,4 +38,4 @@ export const memoryArea: AreaModule = {
     // The indexes are derived from the store that was just replaced.
     container.get(MemoryIndexes).invalidate();
   },
-};
+});

@@ -11,15 +11,20 @@ import { Telephony } from '../../core/ports/telephony.js';
 import { Scheduler } from '../../core/services/scheduler.js';
 import { TwilioTelephony } from '../../providers/telephony/twilio-telephony.js';
 import { SimCarrier } from '../../sim/sim-carrier.js';
-import type { AreaModule } from './area-module.js';
+import { phoneRoutes, phoneSimRoutes } from '../../core/phone/phone.routes.js';
+import { PhoneCreationFields } from '../../core/phone/phone.schema.js';
+import { defineArea } from './area-module.js';
 
 /**
  * Phone: a number per agent drawn at creation, SMS with segmentation and a lifecycle on the
  * clock, inbound SMS, outbound calls with scripts or TwiML; the simulated carrier unless
  * `providers.telephony` is given (e.g. `TwilioTelephony`, whose callbacks arrive on its edge).
  */
-export const phoneArea: AreaModule = {
+export const phoneArea = defineArea({
   name: 'phone',
+  routes: phoneRoutes,
+  simRoutes: phoneSimRoutes,
+  creationFields: PhoneCreationFields,
   bind({ container, options }) {
     container.bind(PhoneConfig).toConstantValue(phoneConfig(options.phone));
     const telephony = options.providers?.telephony;
@@ -48,4 +53,4 @@ export const phoneArea: AreaModule = {
     const telephony = container.get(Telephony);
     return telephony instanceof TwilioTelephony ? [telephony.callbackEdge(container.get(CarrierReports))] : [];
   },
-};
+});

@@ -6,17 +6,21 @@ import { InvoiceService } from '../../core/wallet/invoice.service.js';
 import { Ledger } from '../../core/wallet/ledger.js';
 import { WalletConfig, walletConfig } from '../../core/wallet/wallet-config.js';
 import { walletHandlers } from '../../core/wallet/wallet.handlers.js';
-import type { OpeningBalances } from '../../core/wallet/wallet.schema.js';
+import { type OpeningBalances, WalletCreationFields } from '../../core/wallet/wallet.schema.js';
 import { SETTLE_JOB, WalletService } from '../../core/wallet/wallet.service.js';
 import { RailFaults } from '../../core/ports/rail-faults.js';
 import { SimPaymentRails } from '../../sim/sim-payment-rails.js';
 import { hostedPayments } from '../../core/wallet/hosted-payments.js';
 import { payPages } from '../edges/pay-pages/pay-pages.js';
-import type { AreaModule } from './area-module.js';
+import { walletRoutes, walletSimRoutes } from '../../core/wallet/wallet.routes.js';
+import { defineArea } from './area-module.js';
 
 /** Wallet: balances, sends over the fake chain and simulated bank, history, invoices, cards. */
-export const walletArea: AreaModule = {
+export const walletArea = defineArea({
   name: 'wallet',
+  routes: walletRoutes,
+  simRoutes: walletSimRoutes,
+  creationFields: WalletCreationFields,
   bind({ container, options }) {
     container.bind(WalletConfig).toConstantValue(walletConfig(options.wallet));
     const rails = options.providers?.paymentRails;
@@ -44,4 +48,4 @@ export const walletArea: AreaModule = {
     const pages = payPages(hostedPayments(container.get(InvoiceService)));
     return [{ kind: 'http', prefix: '/pay', fetch: async (request) => pages.fetch(request) }];
   },
-};
+});

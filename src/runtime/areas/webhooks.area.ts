@@ -9,14 +9,17 @@ import { WebhookService } from '../../core/webhooks/webhook.service.js';
 import { DELIVERY_JOB } from '../../core/webhooks/webhook-types.js';
 import { webhooksHandlers } from '../../core/webhooks/webhooks.handlers.js';
 import { DnsAddressResolver } from '../../providers/net/dns-address-resolver.js';
-import type { AreaModule } from './area-module.js';
+import { webhooksRoutes, webhooksSimRoutes } from '../../core/webhooks/webhooks.routes.js';
+import { defineArea } from './area-module.js';
 
 /**
  * Webhooks: agents' endpoints and the runtime's, signed deliveries of every area's events with
  * retries on the clock. Composed after the areas whose events it reads (wallet, email, memory).
  */
-export const webhooksArea: AreaModule = {
+export const webhooksArea = defineArea({
   name: 'webhooks',
+  routes: webhooksRoutes,
+  simRoutes: webhooksSimRoutes,
   bind({ container, options, mode }) {
     container.bind(WebhookConfig).toConstantValue(webhookConfig(options.webhooks, options.webhookOptions, mode));
     container.bind(AddressResolver).toConstantValue(options.providers?.addressResolver ?? new DnsAddressResolver());
@@ -38,4 +41,4 @@ export const webhooksArea: AreaModule = {
     // Attempts in flight end by their own timeout; their outcomes are no longer recorded.
     container.get(WebhookDeliveries).stop();
   },
-};
+});

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { buildClient } from '../../../src/core/api/route-client.js';
 import { defineRoute } from '../../../src/core/api/route.js';
 import type { CallInput, CallOptions, Transport } from '../../../src/core/api/transport.js';
-import { AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES } from '../../../src/core/routes.js';
+import { AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES } from '../../../src/runtime/clients.js';
 
 /** A transport that records what each call carried. */
 function recorder(): { transport: Transport; calls: { id: string; input: CallInput; options: CallOptions | undefined }[] } {
