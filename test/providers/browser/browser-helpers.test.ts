@@ -1,11 +1,11 @@
 /** Pure pieces of the browser providers: the DevTools path, the proxy's guard, page loading, PNGs. */
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { devtoolsPath, parseDevtoolsPath, wsBaseOf } from '../../src/core/browser/devtools-path.js';
-import { guardClientMessage } from '../../src/providers/browser/cdp-guard.js';
-import { pageLoader } from '../../src/providers/browser/page-loaders.js';
-import { encodePng } from '../../src/providers/browser/sim-host/png.js';
-import type { HttpClient, OutboundRequest } from '../../src/core/ports/http-client.js';
+import { devtoolsPath, parseDevtoolsPath, wsBaseOf } from '../../../src/core/browser/devtools-path.js';
+import { guardClientMessage } from '../../../src/providers/browser/cdp-guard.js';
+import { pageLoader } from '../../../src/providers/browser/page-loaders.js';
+import { encodePng } from '../../../src/providers/browser/sim-host/png.js';
+import type { HttpClient, OutboundRequest } from '../../../src/core/ports/http-client.js';
 
 describe('DevTools endpoint paths', () => {
   it('carry the session id and the secret, and parse back', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson, createRuntime, JsonFilePersistence, type Runtime } from '../../src/index.js';
+import { canonicalJson, createRuntime, JsonFilePersistence, type Runtime } from '../../../src/index.js';
 
 let dir: string;
 let file: string;

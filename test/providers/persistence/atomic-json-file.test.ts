@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AtomicJsonFile } from '../../src/providers/persistence/atomic-json-file.js';
-import { JsonFilePersistence } from '../../src/providers/persistence/json-file-persistence.js';
-import { ensureBuilt, ROOT } from '../cli/ensure-built.js';
+import { AtomicJsonFile } from '../../../src/providers/persistence/atomic-json-file.js';
+import { JsonFilePersistence } from '../../../src/providers/persistence/json-file-persistence.js';
+import { ensureBuilt, ROOT } from '../../cli/ensure-built.js';
 
 /** Items in the state the writer child writes for counter 0; counter n has BASE_ITEMS + n items. */
 const BASE_ITEMS = 30_000;
