@@ -1,26 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRuntime } from '../index.js';
 import { serve } from '../http/serve.js';
 import { listenSmtp, type RunningSmtpServer } from '../smtp/smtp-listener.js';
 import { SmtpMailTransport } from '../providers/mail/smtp-mail-transport.js';
-import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
-import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 import { parseDuration } from '../core/shared/duration.js';
-import { openData } from './data-file.js';
 
 export { SERVE_USAGE } from './usage.js';
-
-/** Loads a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`) for signing credentials. @throws Error naming the file */
-function issuerKeyFromFile(file: string): Ed25519IssuerKeys {
-  try {
-    return Ed25519IssuerKeys.fromJwk(JSON.parse(readFileSync(file, 'utf8')) as { kty: string; crv: string; d: string; x: string });
-  } catch (error) {
-    throw new Error(`--issuer-key ${file}: not a private Ed25519 JWK (${(error as Error).message})`);
-  }
-}
 
 /** Parses `serve` arguments into runtime and listen options. @throws Error with a usage message */
 export function parseServeArgs(args: string[]): {
@@ -29,8 +16,6 @@ export function parseServeArgs(args: string[]): {
   port: number;
   demo: boolean;
   smtp: { host: string; port: number } | null;
-  /** The `--data` file, opened by {@link serveCommand} (parsing touches no file). */
-  data: string | null;
 } {
   const { values } = parseArgs({
     args,
@@ -68,17 +53,18 @@ export function parseServeArgs(args: string[]): {
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
+    ...(values['issuer-key'] ? { issuerKeyFile: values['issuer-key'] } : {}),
+    ...(values.data !== undefined ? { data: values.data } : {}),
     compute: { sandbox: values.sandbox },
     browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
-      ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),
     },
   };
   const smtpPort = values['smtp-port'];
   if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
   const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? values.host, port: Number(smtpPort) };
-  return { runtime, host: values.host, port, demo: values.demo, smtp, data: values.data ?? null };
+  return { runtime, host: values.host, port, demo: values.demo, smtp };
 }
 
 /** @throws Error naming the flag when `text` is not a duration */
@@ -94,20 +80,8 @@ function checkedDuration(flag: string, text: string): string {
 /** Runs `agent-services serve` until SIGINT or SIGTERM. */
 export async function serveCommand(args: string[], out: (line: string) => void): Promise<void> {
   const options = parseServeArgs(args);
-  let runtimeOptions = options.runtime;
-  if (options.data !== null) {
-    // Opened, checked and locked before anything listens: a bad file never half-starts a server.
-    const data = await openData(options.data, options.runtime.serviceDomain ?? 'agents.test');
-    if (data.notice) out(data.notice);
-    runtimeOptions = { ...runtimeOptions, store: data.store, blobs: new FileBlobStore(`${data.database}.blobs`) };
-  }
-  let runtime: Awaited<ReturnType<typeof createRuntime>>;
-  try {
-    runtime = await createRuntime(runtimeOptions);
-  } catch (error) {
-    await runtimeOptions.store?.close?.();
-    throw error;
-  }
+  // The data file is opened, checked and locked before anything listens: a bad file never half-starts a server.
+  const runtime = await createRuntime({ ...options.runtime, onNotice: out });
   const server = await serve(runtime, { host: options.host, port: options.port });
   const smtp: RunningSmtpServer | null = options.smtp ? await listenSmtp(runtime, options.smtp) : null;
   const stop = async () => {

@@ -30,6 +30,7 @@ import { DEFAULT_START_TIME, SimClock } from '../sim/sim-clock.js';
 import { SeededRandom } from '../sim/seeded-random.js';
 import { AREAS } from './areas/index.js';
 import { startAreas } from './areas/start-areas.js';
+import { resolveFileOptions } from './file-options.js';
 import type { AreaContext, AreaEdge } from './areas/area-module.js';
 import { HttpClient } from '../core/ports/http-client.js';
 import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
@@ -165,10 +166,23 @@ function constantTimeEquals(a: string, b: string): boolean {
 
 /**
  * Builds a runtime from options: the container with the chosen providers, the services, the
- * dispatcher and the control plane; loads saved state when persistence is given.
- * @throws Error when the options are inconsistent or saved state cannot be read
+ * dispatcher and the control plane; opens the data file, or loads saved state when persistence is
+ * given.
+ * @throws Error when the options are inconsistent or a data file or saved state cannot be read
  */
 export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<Runtime> {
+  const resolved = await resolveFileOptions(options);
+  try {
+    return await composeRuntime(resolved);
+  } catch (error) {
+    // A store this call opened (the data file) is closed again; one the caller gave stays theirs.
+    if (resolved.store !== options.store) await resolved.store?.close?.();
+    throw error;
+  }
+}
+
+/** Composes the container, the areas, the dispatcher and the control plane from resolved options. */
+async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   const mode = options.mode ?? 'simulated';
   const seed = options.seed ?? 0;
   const serviceDomain = options.serviceDomain ?? 'agents.test';

@@ -78,6 +78,16 @@ export interface RuntimeOptions {
   /** Guards `/_sim` with `Authorization: Bearer <adminToken>` when set. */
   adminToken?: string;
   /**
+   * A SQLite database file the world lives in (CLI `--data FILE`): created when missing, continued
+   * when it exists, a JSON world of an older version imported once into its `.db` sibling; file
+   * bytes go to `FILE.blobs/`. Not with `store`, `blobs` or `persistence`.
+   */
+  data?: string;
+  /** A private Ed25519 JWK file (`{kty: "OKP", crv: "Ed25519", d, x}`) that signs credentials (CLI `--issuer-key`). */
+  issuerKeyFile?: string;
+  /** Receives one-line notices meant for the person running the world (a JSON world was imported). */
+  onNotice?: (line: string) => void;
+  /**
    * Where records live (default in memory). A `SqliteStore` makes the world durable: it also keeps
    * the clock and random state, and the runtime continues the world it holds.
    */

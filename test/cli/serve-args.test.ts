@@ -21,9 +21,9 @@ describe('agent-services serve --issuer-key', () => {
     expect((await keyOf(second)).x).toBe(jwk.x);
   });
 
-  it('refuses a file that is not a private Ed25519 JWK, naming the file', () => {
+  it('refuses a file that is not a private Ed25519 JWK, naming the file', async () => {
     const file = path.join(dir, 'not-a-key.json');
     writeFileSync(file, '{"kty":"RSA"}');
-    expect(() => parseServeArgs(['--issuer-key', file])).toThrow(`--issuer-key ${file}: not a private Ed25519 JWK`);
+    await expect(createRuntime(parseServeArgs(['--issuer-key', file]).runtime)).rejects.toThrow(`--issuer-key ${file}: not a private Ed25519 JWK`);
   });
 });

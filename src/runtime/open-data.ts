@@ -4,7 +4,7 @@ import { parseIso } from '../core/shared/time.js';
 import type { StoreSnapshot } from '../core/ports/store.js';
 import { SqliteStore } from '../providers/store/sqlite-store.js';
 
-/** What `--data FILE` opened: the database to serve and, when a JSON world was converted, a note for the user. */
+/** What the `data` option (`--data FILE`) opened: the database to serve and, when a JSON world was converted, a note for the user. */
 export interface OpenedData {
   store: SqliteStore;
   /** The database file (FILE, or FILE's `.db` sibling for a JSON world). */
@@ -28,7 +28,7 @@ export function databaseFor(jsonFile: string): string {
 }
 
 /**
- * Opens the world of `--data FILE`: a SQLite database (created when missing). A JSON world of an
+ * Opens the world of the `data` option (`--data FILE`): a SQLite database (created when missing). A JSON world of an
  * older version (`FILE.json` holding a snapshot) is imported once into `FILE.db`, its blob
  * directory copied beside it, and the user told to use the database from then on.
  * @throws Error (StoreOpenError) saying what is wrong with the file and how to go on
