@@ -17,6 +17,8 @@ beforeAll(async () => {
     '/broken': { status: 500, body: 'oops', contentType: 'text/plain' },
     '/html': { body: '<html><body>Not TwiML</body></html>', contentType: 'text/html' },
     '/long': { body: '<Response><Say>Intro</Say><Pause length="10"/><Say>Later line</Say></Response>' },
+    // 90 Says looped 100 times: 9,000 lines of 1 s each, then again and again.
+    '/endless': { body: `<Response>${'<Say loop="100">Still here</Say>'.repeat(90)}<Redirect>/endless</Redirect></Response>` },
   });
 });
 afterAll(() => twiml.close());
@@ -119,6 +121,17 @@ describe.each(TRANSPORTS)('phone: calls (%s)', (kind) => {
     await advance(3600);
     expect(twiml.requests).toHaveLength(11);
     expect(await alice.client.phone.getCall(placed.call_id)).toMatchObject({ status: 'completed', duration_seconds: 11 });
+  });
+
+  it("ends a call at Twilio's 4-hour time limit, however much its documents still say", async () => {
+    const placed = await alice.client.phone.placeCall({ to: OUTSIDE, twiml_url: `${twiml.url}/endless` });
+    await advance(6 * 3600);
+    const call = await alice.client.phone.getCall(placed.call_id);
+    expect(call).toMatchObject({ status: 'completed', duration_seconds: 14_400 });
+    // Each line takes 1 s: the first document speaks 9,000, the second 5,400 before the limit.
+    expect(twiml.requests).toHaveLength(2);
+    expect(call.transcript).toHaveLength(14_400);
+    expect(call.transcript.at(-1)).toEqual({ at: at(5 + 14_399), text: 'Still here' });
   });
 
   it('fails the call with twiml_fetch_failed or twiml_invalid when the document cannot be had or read', async () => {

@@ -153,7 +153,7 @@ export class CallService {
     if ('script' in record.flow) {
       const line = { at: toIso(nowMs), at_ms: nowMs, text: record.flow.script };
       this.update(tx, { ...record, status: 'in-progress', answered_ms: nowMs, transcript: [line] });
-      const endsAt = nowMs + speechSeconds(record.flow.script, this.config.wordsPerMinute) * 1000;
+      const endsAt = nowMs + Math.min(speechSeconds(record.flow.script, this.config.wordsPerMinute), this.config.maxCallSeconds) * 1000;
       this.schedule(tx, endsAt, { step: 'end', call_id: record.call_id, status: 'completed', failure_reason: null });
       return;
     }
@@ -178,7 +178,8 @@ export class CallService {
         this.finish(tx, record, 'failed', fetched.reason);
         return;
       }
-      const run = runTwiml(fetched.verbs, this.config.wordsPerMinute);
+      const elapsedSeconds = (nowMs - (record.answered_ms ?? nowMs)) / 1000;
+      const run = runTwiml(fetched.verbs, this.config.wordsPerMinute, Math.max(0, this.config.maxCallSeconds - elapsedSeconds));
       const lines = run.said.map(({ offset, text }) => ({ at: toIso(nowMs + offset * 1000), at_ms: nowMs + offset * 1000, text }));
       tx.update<StoredCall>(CALLS, record.call_id, { ...record, transcript: [...record.transcript, ...lines], redirects: step.redirects });
       const at = nowMs + run.end.offset * 1000;
@@ -187,6 +188,7 @@ export class CallService {
       switch (run.end.kind) {
         case 'end':
         case 'hangup':
+        case 'limit':
           end('completed', null);
           return;
         case 'reject':

@@ -17,6 +17,8 @@ export interface PhoneOptions {
   maxRedirects?: number;
   /** Real-time limit of one TwiML fetch in milliseconds (default 10,000). */
   twimlTimeoutMs?: number;
+  /** Longest a call stays in progress, in seconds of service time (default 14,400: Twilio's default `TimeLimit`). */
+  maxCallSeconds?: number;
 }
 
 /** The resolved phone configuration of one runtime. */
@@ -28,6 +30,7 @@ export interface PhoneConfig {
   readonly wordsPerMinute: number;
   readonly maxRedirects: number;
   readonly twimlTimeoutMs: number;
+  readonly maxCallSeconds: number;
 }
 
 /** Injection token of {@link PhoneConfig}. */
@@ -53,5 +56,6 @@ export function phoneConfig(options: PhoneOptions = {}): PhoneConfig {
     wordsPerMinute: positive(options.wordsPerMinute, DEFAULT_WORDS_PER_MINUTE, 'wordsPerMinute', 1),
     maxRedirects: positive(options.maxRedirects, 10, 'maxRedirects', 0),
     twimlTimeoutMs: positive(options.twimlTimeoutMs, 10_000, 'twimlTimeoutMs', 1),
+    maxCallSeconds: positive(options.maxCallSeconds, 14_400, 'maxCallSeconds', 1),
   };
 }

@@ -18,7 +18,9 @@ export type TwimlEnd =
   | { kind: 'end'; offset: number }
   | { kind: 'hangup'; offset: number }
   | { kind: 'reject'; offset: number; reason: 'rejected' | 'busy' }
-  | { kind: 'redirect'; offset: number; url: string; method: 'GET' | 'POST' };
+  | { kind: 'redirect'; offset: number; url: string; method: 'GET' | 'POST' }
+  /** The call reached its time limit while the document was still running. */
+  | { kind: 'limit'; offset: number };
 
 /** What running one document does: lines spoken (seconds after its start) and how it ends. */
 export interface TwimlRun {
@@ -41,6 +43,9 @@ const parser = new XMLParser({
 /** Most repetitions a `loop` attribute may ask for (Twilio's cap for `loop="0"` is 1,000; a call is not a loop). */
 const LOOP_MAX = 100;
 
+/** Most verbs one document expands to, loops counted: past it the rest of the document is passed over. */
+export const TWIML_VERBS_MAX = 10_000;
+
 /**
  * The verbs of a TwiML document, in order, or undefined when it is not TwiML (not well-formed XML,
  * a DOCTYPE, or a root other than `<Response>`). `<Gather>` runs its nested `<Say>`, `<Play>` and
@@ -59,17 +64,17 @@ export function parseTwiml(document: string): TwimlVerb[] | undefined {
   const roots = nodes.filter((node) => !Object.keys(node).some((key) => key.startsWith('?') || key === '#comment'));
   const root = roots[0];
   if (roots.length !== 1 || !root || !Array.isArray(root.Response)) return undefined;
-  return verbsOf(root.Response as Node[], false);
+  return verbsOf(root.Response as Node[], false, []);
 }
 
-function verbsOf(children: Node[], nested: boolean): TwimlVerb[] {
-  const verbs: TwimlVerb[] = [];
+function verbsOf(children: Node[], nested: boolean, verbs: TwimlVerb[]): TwimlVerb[] {
   for (const child of children) {
+    if (verbs.length >= TWIML_VERBS_MAX) break;
     const name = Object.keys(child).find((key) => key !== ':@');
     if (!name || name === '#text') continue;
     const attributes = child[':@'] ?? {};
     const content = Array.isArray(child[name]) ? (child[name] as Node[]) : [];
-    const loop = Math.min(LOOP_MAX, Math.max(1, integer(attributes.loop, 1)));
+    const loop = Math.min(LOOP_MAX, TWIML_VERBS_MAX - verbs.length, Math.max(1, integer(attributes.loop, 1)));
     switch (name) {
       case 'Say':
         for (let i = 0; i < loop; i++) verbs.push({ verb: 'say', text: textOf(content) });
@@ -81,7 +86,10 @@ function verbsOf(children: Node[], nested: boolean): TwimlVerb[] {
         verbs.push({ verb: 'pause', seconds: Math.max(0, integer(attributes.length, 1)) });
         break;
       case 'Gather':
-        if (!nested) verbs.push(...verbsOf(content, true), { verb: 'pause', seconds: Math.max(0, integer(attributes.timeout, 5)) });
+        if (!nested) {
+          verbsOf(content, true, verbs);
+          verbs.push({ verb: 'pause', seconds: Math.max(0, integer(attributes.timeout, 5)) });
+        }
         break;
       case 'Redirect':
         if (!nested) verbs.push({ verb: 'redirect', url: textOf(content), method: attributes.method?.toUpperCase() === 'GET' ? 'GET' : 'POST' });
@@ -122,12 +130,14 @@ function integer(text: string | undefined, fallback: number): number {
 /**
  * Runs a document's verbs from second 0: `<Say>` speaks at `wordsPerMinute`, `<Pause>` waits,
  * `<Play>` takes no time, and the run stops at the first `<Hangup>`, `<Reject>` or `<Redirect>`,
- * or at the end of the document.
+ * at the end of the document, or when `limitSeconds` have passed (the call's remaining time: a
+ * line started before it is spoken, nothing after it).
  */
-export function runTwiml(verbs: readonly TwimlVerb[], wordsPerMinute: number): TwimlRun {
+export function runTwiml(verbs: readonly TwimlVerb[], wordsPerMinute: number, limitSeconds = Number.POSITIVE_INFINITY): TwimlRun {
   const said: TwimlRun['said'] = [];
   let offset = 0;
   for (const verb of verbs) {
+    if (offset >= limitSeconds) return { said, end: { kind: 'limit', offset: limitSeconds } };
     switch (verb.verb) {
       case 'say':
         said.push({ offset, text: verb.text });
@@ -146,5 +156,6 @@ export function runTwiml(verbs: readonly TwimlVerb[], wordsPerMinute: number): T
         return { said, end: { kind: 'redirect', offset, url: verb.url, method: verb.method } };
     }
   }
+  if (offset > limitSeconds) return { said, end: { kind: 'limit', offset: limitSeconds } };
   return { said, end: { kind: 'end', offset } };
 }

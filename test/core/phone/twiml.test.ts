@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { speechSeconds, wordCount } from '../../../src/core/phone/speech.js';
-import { parseTwiml, runTwiml } from '../../../src/core/phone/twiml.js';
+import { parseTwiml, runTwiml, TWIML_VERBS_MAX } from '../../../src/core/phone/twiml.js';
 
 describe('speech', () => {
   it('speaks 150 words per minute, ceil(words / 2.5) seconds, at least 1', () => {
@@ -55,5 +55,18 @@ describe('TwiML', () => {
     expect(runTwiml(parseTwiml('<Response><Pause length="2"/><Redirect>/again</Redirect></Response>')!, 150).end).toEqual({ kind: 'redirect', offset: 2, url: '/again', method: 'POST' });
     expect(runTwiml(parseTwiml('<Response><Reject/></Response>')!, 150).end).toEqual({ kind: 'reject', offset: 0, reason: 'rejected' });
     expect(runTwiml([], 150).end).toEqual({ kind: 'end', offset: 0 });
+  });
+
+  it('stops at the time limit: a line started before it is said, nothing after, and the run ends at the limit', () => {
+    const verbs = parseTwiml('<Response><Say>one two</Say><Pause length="5"/><Say>three</Say></Response>')!;
+    expect(runTwiml(verbs, 150, 3)).toEqual({ said: [{ offset: 0, text: 'one two' }], end: { kind: 'limit', offset: 3 } });
+    expect(runTwiml(verbs, 150, 1)).toEqual({ said: [{ offset: 0, text: 'one two' }], end: { kind: 'limit', offset: 1 } });
+    expect(runTwiml(verbs, 150, 100).end).toEqual({ kind: 'end', offset: 7 });
+  });
+
+  it('expands one document to at most 10,000 verbs, loops counted', () => {
+    const verbs = parseTwiml(`<Response>${'<Say loop="100">x</Say>'.repeat(200)}<Hangup/></Response>`)!;
+    expect(verbs).toHaveLength(TWIML_VERBS_MAX);
+    expect(verbs.every((verb) => verb.verb === 'say')).toBe(true);
   });
 });
