@@ -204,7 +204,7 @@ class UploadReplay extends Error {
 
 /** The answer that replays a stored outcome. */
 function replayed(outcome: StoredOutcome): DispatchResult {
-  return { status: outcome.status, body: outcome.body, headers: { 'Idempotent-Replayed': 'true' } };
+  return { status: outcome.status, body: outcome.body, headers: { ...outcome.headers, 'Idempotent-Replayed': 'true' } };
 }
 
 function errorResult(error: ApiError): DispatchResult {

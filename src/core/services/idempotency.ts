@@ -20,6 +20,8 @@ export const IDEMPOTENCY_KEY_MAX = 255;
 export interface StoredOutcome {
   status: number;
   body: unknown;
+  /** Headers the answer carried beyond the JSON (`Retry-After` on a 429), replayed with it. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 interface IdempotencyRecord extends StoredOutcome {
@@ -73,7 +75,7 @@ export class IdempotencyKeys {
       if (live.fingerprint !== fingerprint) {
         throw new ApiError('idempotency_conflict', 'this Idempotency-Key was used with a different request');
       }
-      return { kind: 'replay', outcome: { status: live.status, body: live.body } };
+      return { kind: 'replay', outcome: { status: live.status, body: live.body, ...(live.headers ? { headers: live.headers } : {}) } };
     }
     this.inFlight.add(id);
     return {
@@ -84,7 +86,8 @@ export class IdempotencyKeys {
         const now = this.clock.now();
         // An expired record of the same key makes way: the new one goes to the newest position.
         if (tx.get(COLLECTION, id)) tx.remove(COLLECTION, id);
-        const record: IdempotencyRecord = { id, fingerprint, created_ms: now, status: outcome.status, body: outcome.body ?? null };
+        const headers = outcome.headers && Object.keys(outcome.headers).length > 0 ? { headers: { ...outcome.headers } } : {};
+        const record: IdempotencyRecord = { id, fingerprint, created_ms: now, status: outcome.status, body: outcome.body ?? null, ...headers };
         tx.insert(COLLECTION, id, record, PARTITION);
         this.sweep(tx, now);
       },

@@ -71,10 +71,15 @@ describe('browser sessions in a simulated world', () => {
 
   it('refuses a session past the per-agent limit with 429 rate_limited and Retry-After', async () => {
     const first = await carol.browser.createSession({});
-    const response = await fetch(`${baseUrl}/v1/compute/browser/sessions`, { method: 'POST', headers: { authorization: `Bearer ${carolKey}`, 'content-type': 'application/json' }, body: '{}' });
+    const request = () =>
+      fetch(`${baseUrl}/v1/compute/browser/sessions`, { method: 'POST', headers: { authorization: `Bearer ${carolKey}`, 'content-type': 'application/json', 'idempotency-key': 'over-limit' }, body: '{}' });
+    const response = await request();
     expect(response.status).toBe(429);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
     expect(Number(response.headers.get('retry-after'))).toBe(3600);
+    // The answer is stored under its key: a retry replays it, Retry-After included.
+    const replay = await request();
+    expect([replay.status, replay.headers.get('idempotent-replayed'), Number(replay.headers.get('retry-after'))]).toEqual([429, 'true', 3600]);
     await carol.browser.deleteSession(first.session_id);
     const again = await carol.browser.createSession({});
     expect(again.status).toBe('open');
