@@ -18,6 +18,10 @@ import { speechSeconds } from './speech.js';
 import { TEST_NUMBERS } from './test-numbers.js';
 import { TwimlFetcher } from './twiml-fetch.js';
 import { runTwiml } from './twiml.js';
+import { holdEarlyReport, takeEarlyReports } from './early-reports.js';
+
+/** Call statuses a real carrier reports. */
+type CarrierCallStatus = 'ringing' | 'in-progress' | 'completed' | 'failed';
 
 /** The steps of a simulated call, as job data. */
 type CallStep =
@@ -131,21 +135,26 @@ export class CallService {
   }
 
   /** Applies a real carrier's report about the call it knows as `carrierId`. */
-  async report(carrierId: string, status: 'ringing' | 'in-progress' | 'completed' | 'failed', details: { duration_seconds?: number; failure_reason?: string }): Promise<void> {
+  async report(carrierId: string, status: CarrierCallStatus, details: { duration_seconds?: number; failure_reason?: string }): Promise<void> {
     await this.store.transaction((tx) => {
       const ref = tx.get<CarrierRef>(CARRIER_REFS, carrierId);
-      if (ref?.kind !== 'call') return;
-      const record = tx.get<StoredCall>(CALLS, ref.id);
-      if (!record || RANK[status] <= RANK[record.status]) return;
-      const nowMs = this.clock.now();
-      if (status === 'ringing') this.update(tx, { ...record, status });
-      else if (status === 'in-progress') {
-        const transcript = 'script' in record.flow ? [{ at: toIso(nowMs), at_ms: nowMs, text: record.flow.script }] : [];
-        this.update(tx, { ...record, status, answered_ms: nowMs, transcript });
-      } else {
-        this.finish(tx, record, status, status === 'failed' ? (details.failure_reason ?? 'failed') : null, details.duration_seconds);
-      }
+      if (ref === undefined) holdEarlyReport(tx, carrierId, { status, error_code: null, ...details }, this.clock.now());
+      else if (ref.kind === 'call') this.applyReport(tx, ref.id, status, details);
     });
+  }
+
+  /** Moves a call forward by a real carrier's report (a report that is not forward is ignored). */
+  private applyReport(tx: StoreTransaction, callId: string, status: CarrierCallStatus, details: { duration_seconds?: number; failure_reason?: string }): void {
+    const record = tx.get<StoredCall>(CALLS, callId);
+    if (!record || RANK[status] <= RANK[record.status]) return;
+    const nowMs = this.clock.now();
+    if (status === 'ringing') this.update(tx, { ...record, status });
+    else if (status === 'in-progress') {
+      const transcript = 'script' in record.flow ? [{ at: toIso(nowMs), at_ms: nowMs, text: record.flow.script }] : [];
+      this.update(tx, { ...record, status, answered_ms: nowMs, transcript });
+    } else {
+      this.finish(tx, record, status, status === 'failed' ? (details.failure_reason ?? 'failed') : null, details.duration_seconds);
+    }
   }
 
   /** Answers a call: `in-progress`, then the script's end, or the TwiML fetch, on the clock. */
@@ -217,7 +226,10 @@ export class CallService {
       const current = tx.get<StoredCall>(CALLS, record.call_id)!;
       if ('carrier_id' in outcome) {
         if (!tx.get(CARRIER_REFS, outcome.carrier_id)) tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'call', id: record.call_id });
-        return current;
+        for (const { status, error_code: _none, ...details } of takeEarlyReports(tx, outcome.carrier_id)) {
+          this.applyReport(tx, record.call_id, status as CarrierCallStatus, details);
+        }
+        return tx.get<StoredCall>(CALLS, record.call_id)!;
       }
       return this.finish(tx, current, 'failed', outcome.refusal);
     });

@@ -19,7 +19,8 @@ export class CarrierReports implements TelephonyReports {
     return this.calls.report(carrierId, status, details);
   }
 
-  async inboundSms(message: { from: string; to: string; body: string }): Promise<void> {
-    await this.sms.receive(message);
+  async inboundSms(message: { from: string; to: string; body: string; carrier_id?: string }): Promise<void> {
+    const { carrier_id, ...body } = message;
+    await this.sms.receive(body, carrier_id);
   }
 }

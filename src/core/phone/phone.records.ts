@@ -54,7 +54,8 @@ export interface StoredCall extends Omit<Call, 'transcript'> {
 
 /** What a real carrier's id refers to. */
 export interface CarrierRef {
-  kind: 'sms' | 'call';
+  /** `sms` and `call`: sent by an agent; `inbound`: an SMS the carrier delivered to an agent (kept so a retried callback lands once). */
+  kind: 'sms' | 'call' | 'inbound';
   id: string;
 }
 

@@ -12,6 +12,7 @@ import { Scheduler } from '../services/scheduler.js';
 import { parseIso, toIso } from '../shared/time.js';
 import { parseE164 } from './numbers.js';
 import { PhoneLines } from './phone-lines.js';
+import { holdEarlyReport, takeEarlyReports } from './early-reports.js';
 import {
   CARRIER_REFS,
   INBOUND,
@@ -130,17 +131,21 @@ export class SmsService {
    * carrier's inbound callback).
    * @throws ApiError 404 not_found (`to` is no agent's number), 400 invalid_request (`from` not E.164)
    */
-  async receive(body: SimInboundSmsBody): Promise<InboundSmsAccepted> {
+  async receive(body: SimInboundSmsBody, carrierId?: string): Promise<InboundSmsAccepted> {
     const from = parseE164(body.from);
     if (!from) throw new ApiError('invalid_request', `from: expected an E.164 number such as +14155552671, got "${body.from.slice(0, 64)}"`, 'from');
     const to = parseE164(body.to)?.number;
     const messageId = this.random.id('sms');
-    await this.store.transaction((tx) => {
+    return this.store.transaction((tx) => {
+      // A carrier retries a callback it thinks failed: the message it names lands once.
+      const landed = carrierId === undefined ? undefined : tx.get<CarrierRef>(CARRIER_REFS, carrierId);
+      if (landed?.kind === 'inbound') return { message_id: landed.id };
       const owner = to === undefined ? undefined : this.lines.ownerOf(tx, to);
       if (owner === undefined || to === undefined) throw new ApiError('not_found', `to: ${body.to.slice(0, 64)} is not a number of this service`, 'to');
       this.land(tx, owner, { id: messageId, from: from.number, to, body: body.body });
+      if (carrierId !== undefined && landed === undefined) tx.insert<CarrierRef>(CARRIER_REFS, carrierId, { kind: 'inbound', id: messageId });
+      return { message_id: messageId };
     });
-    return { message_id: messageId };
   }
 
   /** Runs one step of a simulated message's plan (the `phone.sms.step` job). */
@@ -159,7 +164,8 @@ export class SmsService {
   async report(carrierId: string, status: 'sent' | 'delivered' | 'failed', errorCode: string | null): Promise<void> {
     await this.store.transaction((tx) => {
       const ref = tx.get<CarrierRef>(CARRIER_REFS, carrierId);
-      if (ref?.kind === 'sms') this.move(tx, ref.id, status, errorCode, false);
+      if (ref === undefined) holdEarlyReport(tx, carrierId, { status, error_code: errorCode }, this.clock.now());
+      else if (ref.kind === 'sms') this.move(tx, ref.id, status, errorCode, false);
     });
   }
 
@@ -175,6 +181,9 @@ export class SmsService {
     const updated = await this.store.transaction((tx) => {
       if ('carrier_id' in outcome) {
         if (!tx.get(CARRIER_REFS, outcome.carrier_id)) tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'sms', id: record.message_id });
+        for (const early of takeEarlyReports(tx, outcome.carrier_id)) {
+          this.move(tx, record.message_id, early.status as 'sent' | 'delivered' | 'failed', early.error_code, false);
+        }
       } else {
         this.move(tx, record.message_id, 'failed', outcome.refusal, false);
       }

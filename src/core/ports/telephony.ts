@@ -65,8 +65,11 @@ export interface TelephonyReports {
     status: 'ringing' | 'in-progress' | 'completed' | 'failed',
     details: { duration_seconds?: number; failure_reason?: string },
   ): Promise<void>;
-  /** An SMS from outside to one of the service's numbers. */
-  inboundSms(message: { from: string; to: string; body: string }): Promise<void>;
+  /**
+   * An SMS from outside to one of the service's numbers; `carrier_id` (Twilio's MessageSid) makes a
+   * retried callback land once.
+   */
+  inboundSms(message: { from: string; to: string; body: string; carrier_id?: string }): Promise<void>;
 }
 
 /**

@@ -41,7 +41,8 @@ export function twilioCallbackEdge(options: { authToken: string; callbackBaseUrl
         if (route === '/sms/status') await smsStatus(options.reports, form);
         else if (route === '/call/status') await callStatus(options.reports, form);
         else {
-          await options.reports.inboundSms({ from: form.get('From') ?? '', to: form.get('To') ?? '', body: form.get('Body') ?? '' });
+          const sid = form.get('MessageSid') ?? form.get('SmsSid');
+          await options.reports.inboundSms({ from: form.get('From') ?? '', to: form.get('To') ?? '', body: form.get('Body') ?? '', ...(sid ? { carrier_id: sid } : {}) });
           return new Response('<?xml version="1.0" encoding="UTF-8"?><Response/>', { status: 200, headers: { 'content-type': 'text/xml' } });
         }
       } catch (failure) {

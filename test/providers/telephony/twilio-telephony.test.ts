@@ -22,7 +22,7 @@ interface TwilioCall {
  * answer 201 with a resource `sid`, 401 (code 20003) without the account's Basic auth, and 400
  * (code 21211) for one refused number, in Twilio's JSON shapes.
  */
-let twilio: { url: string; received: TwilioCall[]; server: Server; next: number };
+let twilio: { url: string; received: TwilioCall[]; server: Server; next: number; beforeAnswer?: (sid: string) => Promise<void> };
 beforeAll(async () => {
   const received: TwilioCall[] = [];
   const server = createServer((req, res) => {
@@ -41,7 +41,9 @@ beforeAll(async () => {
       const kind = req.url?.endsWith('/Messages.json') ? 'SM' : req.url?.endsWith('/Calls.json') ? 'CA' : undefined;
       if (!kind || !req.url?.startsWith(`/2010-04-01/Accounts/${SID}/`)) return send(404, { code: 20404, message: 'not found', status: 404 });
       const sid = `${kind}${String(++twilio.next).padStart(32, '0')}`;
-      send(201, { sid, account_sid: SID, to: form.get('To'), from: form.get('From'), status: 'queued' });
+      const answer = () => send(201, { sid, account_sid: SID, to: form.get('To'), from: form.get('From'), status: 'queued' });
+      if (twilio.beforeAnswer) void twilio.beforeAnswer(sid).then(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -58,6 +60,7 @@ describe('TwilioTelephony', () => {
   beforeEach(async () => {
     twilio.received.length = 0;
     twilio.next = 0;
+    delete twilio.beforeAnswer;
     const httpClient = new FetchHttpClient();
     runtime = await createRuntime({ providers: { httpClient, telephony: new TwilioTelephony({ accountSid: SID, authToken: TOKEN, callbackBaseUrl: PUBLIC, apiBaseUrl: twilio.url, httpClient }) } });
     server = await serve(runtime, { port: 0 });
@@ -121,6 +124,30 @@ describe('TwilioTelephony', () => {
     expect((await alice.phone.getSms(sent.message_id)).status).toBe('queued');
     expect((await fetch(`${server.url}/_twilio/sms/status`)).status).toBe(405);
     expect((await callback('/elsewhere', params)).status).toBe(404);
+  });
+
+  it('applies status callbacks that arrive before Twilio has answered the send', async () => {
+    twilio.beforeAnswer = async (sid) => {
+      if (sid.startsWith('SM')) {
+        expect((await callback('/sms/status', { MessageSid: sid, MessageStatus: 'sent' })).status).toBe(204);
+        expect((await callback('/sms/status', { MessageSid: sid, MessageStatus: 'delivered' })).status).toBe(204);
+      } else {
+        expect((await callback('/call/status', { CallSid: sid, CallStatus: 'ringing' })).status).toBe(204);
+      }
+    };
+    const sent = await alice.phone.sendSms({ to: OUTSIDE, body: 'Quick one' });
+    expect(sent.status).toBe('delivered');
+    const changes = (await runtime.simClient().listEvents({ limit: 100 })).events.filter((event) => event.type === 'sms.status_changed');
+    expect(changes.map((event) => event.data.status)).toEqual(['queued', 'sent', 'delivered']);
+    const call = await alice.phone.placeCall({ to: OUTSIDE, script: 'hi' });
+    expect((await alice.phone.getCall(call.call_id)).status).toBe('ringing');
+  });
+
+  it('lands an inbound SMS once when Twilio retries its callback', async () => {
+    const params = { MessageSid: 'SMretried', From: OUTSIDE, To: aliceNumber, Body: 'Are you there?' };
+    expect((await callback('/sms/inbound', params)).status).toBe(200);
+    expect((await callback('/sms/inbound', params)).status).toBe(200);
+    expect((await alice.phone.listMessages()).messages.map((message) => message.body)).toEqual(['Are you there?']);
   });
 
   it('takes inbound SMS for the agent numbers and answers empty TwiML', async () => {
