@@ -7,13 +7,15 @@
  */
 import { createApp } from './http/create-app.js';
 import { mcpEdge } from './mcp/mcp-edge.js';
+import { dashboardEdge } from './dashboard/dashboard-edge.js';
 import { createRuntimeCore, type Runtime } from './runtime/create-runtime.js';
 import type { RuntimeOptions } from './runtime/runtime-options.js';
 
-/** Builds a runtime with its HTTP layer attached (`runtime.fetch`), the MCP endpoint at `/mcp` included. */
+/** Builds a runtime with its HTTP layer attached (`runtime.fetch`), the MCP endpoint at `/mcp` and the dashboard at `/_dashboard` included. */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const runtime = await createRuntimeCore(options);
   runtime.addEdge(mcpEdge(runtime));
+  runtime.addEdge(dashboardEdge(runtime, { adminToken: options.adminToken }));
   const app = createApp(runtime);
   runtime.attachFetch((request) => app.fetch(request));
   return runtime;
@@ -29,6 +31,7 @@ export { createAgentClient, createSimClient, type AgentClient, type SimClient, t
 export { buildClient, type ClientOf, type RouteMethod, type RouteTable } from './core/api/route-client.js';
 export { AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES } from './core/routes.js';
 export { createMcpServer, serveMcpStdio, mcpEdge, MCP_PATH, agentTools as mcpTools, toolNameOf as mcpToolNameOf, type ToolSpec as McpToolSpec } from './mcp/index.js';
+export { dashboardEdge, DASHBOARD_PATH } from './dashboard/index.js';
 export type { AreaModule, AreaContext, AreaEdge } from './runtime/areas/area-module.js';
 export type { HttpClient, OutboundRequest, OutboundResponse } from './core/ports/http-client.js';
 export { FetchHttpClient } from './providers/http/fetch-http-client.js';
