@@ -61,6 +61,7 @@ export function layout(shell: Shell, body: Html): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="htmx-config" content='{"includeIndicatorStyles": false, "allowEval": false, "allowScriptTags": false}'>
 <title>${shell.title} · agent-services</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${href('/assets/dashboard.css')}">
 <script src="${href('/assets/htmx.min.js')}" defer></script>
 <script src="${href('/assets/dashboard.js')}" defer></script>
