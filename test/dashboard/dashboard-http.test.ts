@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
+import { dashboardLine } from '../../src/cli/serve-command.js';
 
 const BASE = 'http://dashboard.test';
 const opened: Runtime[] = [];
@@ -69,6 +70,15 @@ describe('dashboard access', () => {
     const guarded = await world({ mode: 'live', adminToken: 'live-token' });
     expect((await get(guarded, '/_dashboard')).status).toBe(401);
     expect((await get(guarded, '/_dashboard', { authorization: 'Bearer live-token' })).status).toBe(200);
+  });
+});
+
+describe('the serve line', () => {
+  it('names the dashboard in simulation, hints at the token when there is one, and is absent in live mode without one', () => {
+    expect(dashboardLine({}, 'http://127.0.0.1:8787')).toBe('dashboard:  http://127.0.0.1:8787/_dashboard');
+    expect(dashboardLine({ adminToken: 'sekrit' }, 'http://h:1')).toMatch(/^dashboard: {2}http:\/\/h:1\/_dashboard\?token=<admin token> /);
+    expect(dashboardLine({ adminToken: 'sekrit' }, 'http://h:1')).not.toContain('sekrit');
+    expect(dashboardLine({ mode: 'live' }, 'http://h:1')).toBeNull();
   });
 });
 
