@@ -45,7 +45,7 @@ export function clockWidget(now: string, simulated: boolean): Html {
   const step = (seconds: number, label: string) =>
     html`<button type="submit" name="seconds" value="${seconds}" title="advance the clock by ${label}">+${label}</button>`;
   return html`<form id="clock" class="clock" hx-post="${href('/clock/advance')}" hx-target="#clock" hx-swap="outerHTML" method="post" action="${href('/clock/advance')}">
-  <span class="clock-now" title="service time">🕑 <time id="clock-now" datetime="${now}">${now.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time></span>
+  <span class="clock-now" title="service time"><time id="clock-now" datetime="${now}">${now.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time></span>
   ${simulated ? html`<span class="clock-steps">${step(1, '1s')}${step(10, '10s')}${step(60, '1m')}${step(3600, '1h')}${step(86_400, '1d')}</span>` : html`<span class="muted">real time</span>`}
 </form>`;
 }

@@ -34,7 +34,7 @@ th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(-
 th { font-size: 12.5px; color: var(--muted); font-weight: 600; white-space: nowrap; }
 .fields { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0 0 .6rem; }
 .fields dt { color: var(--muted); } .fields dd { margin: 0; overflow-wrap: anywhere; }
-.status { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: 12.5px; background: #eef0f4; white-space: nowrap; }
+.status { justify-self: start; display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: 12.5px; background: #eef0f4; white-space: nowrap; }
 .status-confirmed, .status-delivered, .status-completed, .status-paid, .status-ok, .status-active, .status-open { background: #e3f6e8; color: var(--ok); }
 .status-pending, .status-queued, .status-sent, .status-initiated, .status-ringing, .status-in-progress, .status-unread { background: #fff4d6; color: var(--warn); }
 .status-failed, .status-busy, .status-no-answer, .status-canceled, .status-terminated { background: #fde8e8; color: var(--bad); }

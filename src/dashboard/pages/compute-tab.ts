@@ -40,7 +40,7 @@ export function computeSections(context: PageContext, { agent, client }: AgentSu
       async render() {
         const listing = await client.compute.listFs({ path }).catch(() => null);
         if (!listing) return html`<p class="muted empty">${path}: no such directory. <a href="${href(base)}">/</a></p>`;
-        return html`<p class="path">📁 <strong>${listing.path}</strong>${listing.path !== '/' ? html` · <a href="${href(base, { path: parentOf(listing.path) })}">up</a>` : ''}</p>${table(
+        return html`<p class="path">Directory <strong>${listing.path}</strong>${listing.path !== '/' ? html` · <a href="${href(base, { path: parentOf(listing.path) })}">up</a>` : ''}</p>${table(
           listing.entries,
           [
             {

@@ -48,7 +48,7 @@ ${
   message.attachments.length > 0
     ? html`<ul class="attachments">${message.attachments.map(
         (attachment) =>
-          html`<li><a href="${agentHref(name, `mail/attachments/${encodeURIComponent(attachment.attachment_id)}`)}" download="${attachment.filename}">📎 ${attachment.filename}</a> <span class="muted small">${attachment.content_type}, ${attachment.size} bytes</span></li>`,
+          html`<li><a href="${agentHref(name, `mail/attachments/${encodeURIComponent(attachment.attachment_id)}`)}" download="${attachment.filename}">${attachment.filename}</a> <span class="muted small">${attachment.content_type}, ${attachment.size} bytes</span></li>`,
       )}</ul>`
     : ''
 }
@@ -95,7 +95,7 @@ export function mailSections(context: PageContext, { agent, client }: AgentSubje
           },
           { label: 'Latest from', value: (row) => row.latest.from },
           { label: 'To', value: (row) => row.latest.to.join(', ') },
-          { label: 'Messages', value: (row) => row.count, render: (row) => html`${cell(row.count)}${row.unread > 0 ? html` <span class="status status-unread">${row.unread} unread</span>` : ''}${row.attachments ? ' 📎' : ''}` },
+          { label: 'Messages', value: (row) => row.count, render: (row) => html`${cell(row.count)}${row.unread > 0 ? html` <span class="status status-unread">${row.unread} unread</span>` : ''}${row.attachments ? html` <span class="muted small">+ attachments</span>` : ''}` },
           { label: 'Last', value: (row) => row.latest.received_at },
         ],
         { empty: 'No mail yet.', id: 'threads-table' },
