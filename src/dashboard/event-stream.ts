@@ -23,17 +23,26 @@ export function eventStream(runtime: Runtime, request: Request, filter: EventFil
     start(controller) {
       let sent = Math.max(0, after);
       let open = true;
+      // Subscribe first and hold new events until the backlog is out, so none falls in between.
+      const held: ServiceEvent[] = [];
+      let live = false;
+      let flushing = false;
       const send = (event: ServiceEvent) => {
-        if (!open || event.seq <= sent) return;
+        if (!open) return;
+        if (event.seq <= sent) {
+          // A live event at or below what was sent means the log was replaced (a restore): the
+          // page's rows belong to another world, so it is told to reload.
+          if (live) {
+            sent = 0;
+            controller.enqueue(encoder.encode('event: reset\ndata: {}\n\n'));
+          } else return;
+        }
         sent = event.seq;
         if (!matchesFilter(event, filter)) return;
         const data = JSON.stringify({ seq: event.seq, type: event.type, area: areaOf(event.type), agent_id: event.agent_id, html: String(eventRow(event, names(event.agent_id))) });
         controller.enqueue(encoder.encode(`id: ${event.seq}\nevent: world\ndata: ${data}\n\n`));
       };
-      // Subscribe first and hold new events until the backlog is out, so none falls in between.
-      const held: ServiceEvent[] = [];
-      let live = false;
-      const unsubscribe = runtime.sim.subscribe((event) => (live ? send(event) : held.push(event)));
+      const unsubscribe = runtime.sim.subscribe((event) => (live || flushing ? send(event) : held.push(event)));
       const keepalive = setInterval(() => {
         if (open) controller.enqueue(encoder.encode(': keepalive\n\n'));
       }, KEEPALIVE_MS);
@@ -57,8 +66,11 @@ export function eventStream(runtime: Runtime, request: Request, filter: EventFil
         for (const event of page.events as ServiceEvent[]) send(event);
         if (!page.has_more) break;
       }
-      live = true;
+      // Held events the backlog already carried are skipped (not taken for a restore).
+      flushing = true;
       for (const event of held.splice(0)) send(event);
+      flushing = false;
+      live = true;
     },
     cancel() {
       stop();

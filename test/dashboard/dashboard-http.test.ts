@@ -257,4 +257,21 @@ describe('dashboard pages', () => {
     controller.abort();
     await reader.cancel().catch(() => undefined);
   });
+
+  it('tells a stream\'s page to reload once the world was replaced by a restore', async () => {
+    const runtime = await world();
+    const snapshot = runtime.sim.snapshot();
+    const alice = await runtime.createAgent({ name: 'alice' });
+    await runtime.agent(alice.api_key).phone.sendSms({ to: '+15005550006', body: 'before the restore' });
+    const controller = new AbortController();
+    const answer = await runtime.fetch(new Request(`${BASE}/_dashboard/events/stream`, { signal: controller.signal }));
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    await runtime.sim.restore(snapshot);
+    await runtime.createAgent({ name: 'bob' });
+    let text = '';
+    while (!text.includes('event: world')) text += (await reader.read()).value ?? '';
+    expect(text).toMatch(/event: reset\n[\s\S]*id: 1\nevent: world/);
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+  });
 });

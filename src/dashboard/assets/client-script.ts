@@ -24,6 +24,8 @@ export const CLIENT_SCRIPT = `(() => {
       if (label) label.textContent = 'reconnecting…';
       if (state) state.classList.remove('is-live');
     });
+    // The world was replaced (a restore): what the page shows belongs to another world.
+    source.addEventListener('reset', () => window.location.reload());
     source.addEventListener('world', (message) => {
       const event = JSON.parse(message.data);
       if (list && event.seq > last) {
