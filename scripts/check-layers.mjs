@@ -14,10 +14,11 @@ const ALLOWED = {
   http: ['core', 'runtime', 'http'],
   smtp: ['core', 'runtime', 'smtp'],
   mcp: ['core', 'runtime', 'http', 'index', 'mcp'],
+  dashboard: ['core', 'runtime', 'dashboard'],
   testing: ['core', 'runtime', 'http', 'providers', 'index', 'testing'],
   cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'mcp', 'cli', 'index'],
   conformance: ['core', 'conformance', 'http', 'runtime', 'index'],
-  index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp', 'mcp'],
+  index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp', 'mcp', 'dashboard'],
 };
 // Libraries core and sim may use: pure and deterministic (validation, parsing, hashing, DI).
 // Anything with I/O, native or WebAssembly state (tokenizers, indexes, mail, HTTP) sits behind a

@@ -7,13 +7,15 @@
  */
 import { createApp } from './http/create-app.js';
 import { mcpEdge } from './mcp/mcp-edge.js';
+import { dashboardEdge } from './dashboard/dashboard-edge.js';
 import { createRuntimeCore, type Runtime } from './runtime/create-runtime.js';
 import type { RuntimeOptions } from './runtime/runtime-options.js';
 
-/** Builds a runtime with its HTTP layer attached (`runtime.fetch`), the MCP endpoint at `/mcp` included. */
+/** Builds a runtime with its HTTP layer attached (`runtime.fetch`), the MCP endpoint at `/mcp` and the dashboard at `/_dashboard` included. */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const runtime = await createRuntimeCore(options);
   runtime.addEdge(mcpEdge(runtime));
+  runtime.addEdge(dashboardEdge(runtime, { adminToken: options.adminToken }));
   const app = createApp(runtime);
   runtime.attachFetch((request) => app.fetch(request));
   return runtime;
@@ -28,6 +30,7 @@ export { ApiError, ERROR_STATUS, type ErrorCode, type ErrorBody } from './core/s
 export { createAgentClient, createSimClient, AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES, type AgentClient, type SimClient, type Transport, type CallOptions, type CallInput } from './runtime/clients.js';
 export { buildClient, type ClientOf, type RouteMethod, type RouteTable } from './core/api/route-client.js';
 export { createMcpServer, serveMcpStdio, mcpEdge, MCP_PATH, agentTools as mcpTools, toolNameOf as mcpToolNameOf, type ToolSpec as McpToolSpec } from './mcp/index.js';
+export { dashboardEdge, DASHBOARD_PATH } from './dashboard/index.js';
 export { defineArea, type AreaModule, type AreaContext, type AreaEdge } from './runtime/areas/area-module.js';
 export { SimCreateAgentBody } from './runtime/agent-creation.js';
 export type { HttpClient, OutboundRequest, OutboundResponse } from './core/ports/http-client.js';

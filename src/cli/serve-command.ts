@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createRuntime } from '../index.js';
+import { createRuntime, DASHBOARD_PATH } from '../index.js';
 import { serve } from '../http/serve.js';
 import { listenSmtp, type RunningSmtpServer } from '../smtp/smtp-listener.js';
 import { SmtpMailTransport } from '../providers/mail/smtp-mail-transport.js';
@@ -94,8 +94,16 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   out(`listening on ${server.url}`);
+  const dashboard = dashboardLine(options.runtime, server.url);
+  if (dashboard) out(dashboard);
   if (smtp) out(`smtp listening on ${smtp.host.includes(':') ? `[${smtp.host}]` : smtp.host}:${smtp.port}`);
   if (options.demo) await printDemo(runtime, server.url, out);
+}
+
+/** Where the dashboard is, or null when this server does not serve it (live mode without an admin token). */
+export function dashboardLine(options: RuntimeOptions, url: string): string | null {
+  if (options.adminToken) return `dashboard:  ${url}${DASHBOARD_PATH}?token=<admin token> (sets a cookie; or send Authorization: Bearer <admin token>)`;
+  return options.mode === 'live' ? null : `dashboard:  ${url}${DASHBOARD_PATH}`;
 }
 
 async function printDemo(runtime: Awaited<ReturnType<typeof createRuntime>>, url: string, out: (line: string) => void): Promise<void> {

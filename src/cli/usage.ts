@@ -19,6 +19,7 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --event-retention D  remove events older than D of service time (30d, 12h, 90m, 3600s);
                        by default every event is kept
   --admin-token T      require "Authorization: Bearer T" on /_sim
+                       and on the dashboard (/_dashboard?token=T once sets a cookie)
   --service-domain D   domain of handles and mailboxes (default agents.test)
   --live               real clock and OS randomness instead of the simulation
   --issuer-key FILE    sign credentials with this private Ed25519 JWK (live mode otherwise

@@ -180,7 +180,7 @@ export function createApp(runtime: Runtime): HttpApp {
       }
       let limited: Request;
       try {
-        limited = await withBodyLimit(request, runtime.maxBodyBytes);
+        limited = await withBodyLimit(request, mountFor(path)?.maxBodyBytes ?? runtime.maxBodyBytes);
       } catch (error) {
         return toWebResponse(failure(error, path), head);
       }
@@ -205,7 +205,7 @@ export function createApp(runtime: Runtime): HttpApp {
           return;
         }
       }
-      webRequestOf(request, response, runtime)
+      webRequestOf(request, response, runtime, mountFor(path)?.maxBodyBytes ?? runtime.maxBodyBytes)
         .then((webRequest) => web(webRequest, path))
         .then(
           (answer) => writeWebResponse(response, answer, head),
@@ -232,11 +232,11 @@ async function withBodyLimit(request: Request, limit: number): Promise<Request> 
 
 /**
  * A WHATWG `Request` for a Node request that is not an API call: the URL from the Host header
- * (the listen address when it is unusable), every header, the body read under the runtime's
- * limit, and a signal aborted when the client goes away before the answer is complete.
+ * (the listen address when it is unusable), every header, the body read under `limit` (the
+ * edge's, else the runtime's), and a signal aborted when the client goes away before the answer is complete.
  * @throws ApiError 413 payload_too_large
  */
-async function webRequestOf(request: IncomingMessage, response: ServerResponse, runtime: Runtime): Promise<Request> {
+async function webRequestOf(request: IncomingMessage, response: ServerResponse, runtime: Runtime, limit: number): Promise<Request> {
   const target = request.url ?? '/';
   let url: URL;
   try {
@@ -259,7 +259,7 @@ async function webRequestOf(request: IncomingMessage, response: ServerResponse, 
     if (!response.writableFinished) controller.abort();
   });
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const body = hasBody ? await readNodeBody(request, runtime.maxBodyBytes) : undefined;
+  const body = hasBody ? await readNodeBody(request, limit) : undefined;
   try {
     return new Request(url, { method, headers, signal: controller.signal, ...(body && body.byteLength > 0 ? { body } : {}) });
   } catch {

@@ -7,7 +7,8 @@ import { EventLog } from '../core/ports/event-log.js';
 import { IssuerKeys } from '../core/ports/issuer-keys.js';
 import type { Persistence } from '../core/ports/persistence.js';
 import { Random } from '../core/ports/random.js';
-import { Store } from '../core/ports/store.js';
+import { Store, type StoreView } from '../core/ports/store.js';
+import { ApiError } from '../core/shared/api-error.js';
 import { Dispatcher, type DispatchRequest, type DispatchResult } from '../core/api/dispatcher.js';
 import { parseInput } from '../core/api/validation.js';
 import { createAgentClient, createSimClient, type AgentClient, type SimClient } from './clients.js';
@@ -40,6 +41,9 @@ import { inProcessTransport } from './in-process-transport.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { ServiceUrls } from './service-urls.js';
 import { SimControl } from './sim-control.js';
+
+/** Where the identity area keeps agents (read by {@link Runtime.actAs}). */
+const AGENTS_COLLECTION = 'agents';
 
 /** Answers a WHATWG request; built by the HTTP layer for a runtime. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -96,6 +100,21 @@ export class Runtime {
   /** An in-process client acting as the agent that owns `apiKey`. */
   agent(apiKey: string): AgentClient {
     return createAgentClient(inProcessTransport(this.dispatcher, apiKey));
+  }
+
+  /**
+   * An in-process client acting as the agent `agentId` without its API key, for operator tools
+   * such as the dashboard: it reads what the agent's own key would. Nothing on the wire reaches it.
+   * @throws ApiError 404 not_found for an agent id this world does not have
+   */
+  actAs(agentId: string): AgentClient {
+    if (this.parts.store.view.get(AGENTS_COLLECTION, agentId) === undefined) throw new ApiError('not_found', 'no such agent');
+    return createAgentClient(inProcessTransport(this.dispatcher, null, agentId));
+  }
+
+  /** Read access to the committed records, for operator tools that show what no route lists (the agents of the world). */
+  get view(): StoreView {
+    return this.parts.store.view;
   }
 
   /** An in-process client without a key, for public endpoints. */

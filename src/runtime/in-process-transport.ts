@@ -15,8 +15,11 @@ export async function unwrap(result: DispatchResult): Promise<unknown> {
   return result.status === 204 ? undefined : wire(result.body);
 }
 
-/** A transport that calls the dispatcher directly, with no HTTP in between. */
-export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null): Transport {
+/**
+ * A transport that calls the dispatcher directly, with no HTTP in between; with `actingAgentId`
+ * it acts as that agent without its key (operator tools only).
+ */
+export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null, actingAgentId?: string): Transport {
   return async (route, input, options) =>
     unwrap(
       await dispatcher.dispatch({
@@ -27,6 +30,7 @@ export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null
         body: route.upload ? uploadedFileOf(input.body) : wire(input.body),
         bearer,
         idempotencyKey: options?.idempotencyKey ?? null,
+        ...(actingAgentId === undefined ? {} : { actingAgentId }),
       }),
     );
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/ports/clock.js';
 import type { ControllableClock } from '../core/ports/controllable-clock.js';
-import type { EventLog } from '../core/ports/event-log.js';
+import type { EventLog, ServiceEvent } from '../core/ports/event-log.js';
 import type { Random } from '../core/ports/random.js';
 import type { Store, StoreSnapshot } from '../core/ports/store.js';
 import type { ClockMove, ClockState, EventPage, RuntimeSnapshot } from '../core/control/control.schema.js';
@@ -68,6 +68,11 @@ export class SimControl {
   events(after: number, limit: number): EventPage {
     const events = this.deps.events.after(after, limit + 1);
     return { events: events.slice(0, limit), has_more: events.length > limit };
+  }
+
+  /** Calls `listener` with every new event once its change has committed (live views); returns the unsubscribe function. */
+  subscribe(listener: (event: ServiceEvent) => void): () => void {
+    return this.deps.events.subscribe(listener);
   }
 
   /** The whole state as plain JSON. */

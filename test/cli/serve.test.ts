@@ -151,6 +151,25 @@ describe.concurrent('agent-services serve', { timeout: CLI_TEST_TIMEOUT_MS }, ()
     });
   });
 
+  describe('dashboard', () => {
+    it('prints the dashboard URL after the listening line, and the page answers there', async (t) => {
+      const server = await startServer(t, ['--port', '0'], /^dashboard: .*\n/m);
+      expect(server.lines[1]).toBe(`dashboard:  ${server.url}/_dashboard`);
+      const page = await fetch(`${server.url}/_dashboard`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<h1>Agents');
+    });
+
+    it('with --admin-token tells how to log in without printing the token, and ?token= logs in', async (t) => {
+      const server = await startServer(t, ['--port', '0', '--admin-token', 'sekrit'], /^dashboard: .*\n/m);
+      expect(server.lines[1]).toBe(`dashboard:  ${server.url}/_dashboard?token=<admin token> (sets a cookie; or send Authorization: Bearer <admin token>)`);
+      expect((await fetch(`${server.url}/_dashboard`)).status).toBe(401);
+      const login = await fetch(`${server.url}/_dashboard?token=sekrit`, { redirect: 'manual' });
+      expect(login.status).toBe(303);
+      expect(login.headers.get('set-cookie')).toMatch(/HttpOnly/);
+    });
+  });
+
   describe('--demo', () => {
     it('prints the demo handle, an API key and a curl line whose key works', async (t) => {
       const server = await startServer(t, ['--port', '0', '--seed', '1', '--demo'], /^try: .*\n/m);

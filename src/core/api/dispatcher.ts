@@ -20,6 +20,11 @@ export interface DispatchRequest {
   rawBody?: Uint8Array;
   /** Aborted when the caller goes away (a closed socket). */
   signal?: AbortSignal;
+  /**
+   * Acts as this agent on agent routes without its API key. Only in-process operator tools (the
+   * dashboard, through `runtime.actAs`) set it; the HTTP edge never does.
+   */
+  actingAgentId?: string;
 }
 
 /** The answer: status, JSON body (null for 204) and extra headers. */
@@ -145,7 +150,7 @@ export class Dispatcher {
   /** The call context: who is calling (authenticated here), the signal, headers and raw body. */
   private contextOf(definition: RouteDefinition, request: DispatchRequest): CallContext {
     const context: CallContext = {
-      agentId: this.authenticate(definition, request.bearer ?? null),
+      agentId: request.actingAgentId !== undefined && definition.auth === 'agent' ? request.actingAgentId : this.authenticate(definition, request.bearer ?? null),
       signal: request.signal ? this.callSignal(request.signal) : this.lifetime,
       headers: request.headers ?? NO_HEADERS,
     };

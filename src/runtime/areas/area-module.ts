@@ -59,7 +59,13 @@ export interface AreaModule<
  * `upgrade` edge. `runtime.fetch` answers http edges too.
  */
 export type AreaEdge =
-  | { kind: 'http'; prefix: string; fetch(request: Request): Promise<Response> }
+  | {
+      kind: 'http';
+      prefix: string;
+      fetch(request: Request): Promise<Response>;
+      /** Largest request body this edge takes, in bytes (default: the runtime's `maxBodyBytes`). */
+      maxBodyBytes?: number;
+    }
   | { kind: 'upgrade'; prefix: string; upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void };
 
 /**

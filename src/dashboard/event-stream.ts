@@ -1,0 +1,83 @@
+import type { ServiceEvent } from '../core/ports/event-log.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import { areaOf, matchesFilter, type EventFilter } from './event-filter.js';
+import { eventRow } from './pages/event-row.js';
+import { lastEventSeq } from './world-reads.js';
+
+/** A comment line sent this often keeps proxies and browsers from closing a quiet stream. */
+const KEEPALIVE_MS = 15_000;
+/** Events sent at most from the backlog when a stream (re)starts. */
+const BACKLOG = 1_000;
+
+/**
+ * The world's events as Server-Sent Events: every event after `after` that passes `filter`, first
+ * the backlog, then each new one as soon as its change commits. Each message is `event: world`
+ * with `id: <seq>` (so a reconnecting browser resumes by `Last-Event-ID`) and JSON data
+ * `{seq, type, area, agent_id, html}`, where `html` is the event's row, escaped on the server.
+ * The stream ends when the client goes away.
+ */
+export function eventStream(runtime: Runtime, request: Request, filter: EventFilter, after: number, names: (agentId: string | null) => string): Response {
+  const encoder = new TextEncoder();
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let sent = Math.max(0, after);
+      let open = true;
+      // Subscribe first and hold new events until the backlog is out, so none falls in between.
+      const held: ServiceEvent[] = [];
+      let live = false;
+      let flushing = false;
+      const send = (event: ServiceEvent) => {
+        if (!open) return;
+        if (event.seq <= sent) {
+          // A live event at or below what was sent means the log was replaced (a restore): the
+          // page's rows belong to another world, so it is told to reload.
+          if (live) {
+            sent = 0;
+            controller.enqueue(encoder.encode('event: reset\ndata: {}\n\n'));
+          } else return;
+        }
+        sent = event.seq;
+        if (!matchesFilter(event, filter)) return;
+        const data = JSON.stringify({ seq: event.seq, type: event.type, area: areaOf(event.type), agent_id: event.agent_id, html: String(eventRow(event, names(event.agent_id))) });
+        controller.enqueue(encoder.encode(`id: ${event.seq}\nevent: world\ndata: ${data}\n\n`));
+      };
+      const unsubscribe = runtime.sim.subscribe((event) => (live || flushing ? send(event) : held.push(event)));
+      const keepalive = setInterval(() => {
+        if (open) controller.enqueue(encoder.encode(': keepalive\n\n'));
+      }, KEEPALIVE_MS);
+      stop = () => {
+        if (!open) return;
+        open = false;
+        unsubscribe();
+        clearInterval(keepalive);
+        try {
+          controller.close();
+        } catch {
+          // Already closed by the consumer.
+        }
+      };
+      request.signal.addEventListener('abort', stop, { once: true });
+      controller.enqueue(encoder.encode(`retry: 2000\n: connected at seq ${lastEventSeq(runtime)}\n\n`));
+      if (sent < lastEventSeq(runtime) - BACKLOG) sent = lastEventSeq(runtime) - BACKLOG;
+      if (request.signal.aborted) stop();
+      while (open) {
+        const page = runtime.sim.events(sent, 200);
+        for (const event of page.events as ServiceEvent[]) send(event);
+        if (!page.has_more) break;
+      }
+      // Held events the backlog already carried are skipped (not taken for a restore).
+      flushing = true;
+      for (const event of held.splice(0)) send(event);
+      flushing = false;
+      live = true;
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+  });
+}
