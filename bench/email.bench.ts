@@ -12,7 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import nodemailer from 'nodemailer';
-import { createRuntime, listenSmtp, type AgentClient, type Runtime } from '../src/index.js';
+import { createRuntime, type AgentClient, type ListeningEdge, type Runtime } from '../src/index.js';
 
 function option(args: string[], name: string, fallback: string): string {
   const index = args.indexOf(`--${name}`);
@@ -96,9 +96,9 @@ function rawClient(port: number, total: number, connections: number): Promise<nu
 }
 
 async function smtpThroughput(total: number, connections: number): Promise<void> {
-  const runtime = await createRuntime({ seed: 1 });
+  const runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } } });
   await runtime.createAgent({ name: 'bob' });
-  const server = await listenSmtp(runtime, { port: 0 });
+  const [server] = (await runtime.listen()) as [ListeningEdge];
 
   // Raw connections from a worker thread: what the server accepts (parse, store, answer 250).
   const rawSeconds = (await rawClient(server.port, total, connections)) / 1000;
@@ -118,7 +118,7 @@ async function smtpThroughput(total: number, connections: number): Promise<void>
   const mailSeconds = (performance.now() - mailStarted) / 1000;
   transport.close();
   console.log(`smtp, nodemailer:  ${nodemailerTotal} messages, pool of ${connections} in ${mailSeconds.toFixed(2)} s = ${Math.round(nodemailerTotal / mailSeconds)} messages/s accepted`);
-  await server.close();
+  await runtime.close();
 }
 
 /** Fills bob's inbox to `size` messages through the control plane (fields, no MIME parsing). */

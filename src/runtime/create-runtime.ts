@@ -15,7 +15,6 @@ import { RuntimeSnapshot } from '../core/control/control.schema.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from '../core/control/control.schema.js';
 import { IdentityService } from '../core/identity/identity.service.js';
-import { InboundMailService, type MailInbound } from '../core/email/inbound.service.js';
 import { IdempotencyKeys } from '../core/services/idempotency.js';
 import { Scheduler } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
@@ -29,7 +28,7 @@ import { SystemClock } from '../providers/clock/system-clock.js';
 import { DEFAULT_START_TIME, SimClock } from '../sim/sim-clock.js';
 import { SeededRandom } from '../sim/seeded-random.js';
 import { AREAS } from './areas/index.js';
-import type { AreaContext, AreaEdge } from './areas/area-module.js';
+import type { AreaContext, AreaEdge, ListeningEdge } from './areas/area-module.js';
 import { HttpClient } from '../core/ports/http-client.js';
 import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
 import { controlHandlers } from './control.handlers.js';
@@ -55,8 +54,6 @@ export class Runtime {
   readonly mode: 'simulated' | 'live';
   /** Largest accepted request body in bytes. */
   readonly maxBodyBytes: number;
-  /** Inbound mail for the agents' mailboxes, for edges such as the SMTP listener. */
-  readonly mail: MailInbound;
   private readonly dispatcher: Dispatcher;
   private fetchHandler: FetchHandler | undefined;
 
@@ -69,7 +66,6 @@ export class Runtime {
       sim: SimControl;
       saver: GroupCommit | null;
       store: Store;
-      mail: MailInbound;
       edges: AreaEdge[];
       /** Aborts every call's signal, then stops the areas in reverse order. */
       stopAreas: () => Promise<void>;
@@ -80,7 +76,6 @@ export class Runtime {
     this.dispatcher = parts.dispatcher;
     this.mode = parts.options.mode ?? 'simulated';
     this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
-    this.mail = parts.mail;
   }
 
   /**
@@ -130,6 +125,16 @@ export class Runtime {
   /** The areas' inbound edges (hosted pages, provider callbacks, WebSocket upgrades), for the HTTP server. */
   edges(): readonly AreaEdge[] {
     return this.parts.edges;
+  }
+
+  /**
+   * Starts the areas' listener edges (the SMTP listener of `email.smtp`) and answers where each
+   * listens; `serve` calls it. A started edge stays started (a second call answers the same
+   * addresses) until `close()` stops its area.
+   * @throws Error when a listener cannot listen (address in use)
+   */
+  listen(): Promise<ListeningEdge[]> {
+    return Promise.all(this.parts.edges.flatMap((edge) => (edge.kind === 'listener' ? [edge.listen()] : [])));
   }
 
   /**
@@ -251,5 +256,5 @@ export async function createRuntimeCore(options: RuntimeOptions = {}): Promise<R
     lifetime.signal,
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, store, mail: container.get(InboundMailService), edges, stopAreas });
+  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas });
 }
