@@ -6,7 +6,7 @@ import { MailTransport, MailTransportError, type OutboundMail, type TransportOut
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { Scheduler, type Job } from '../services/scheduler.js';
 import { ServiceConfig } from '../shared/service-config.js';
-import { parseIso, toIso } from '../shared/time.js';
+import { toIso } from '../shared/time.js';
 import { blobBytes } from '../services/blob-bytes.js';
 import type { Outbox } from './email.schema.js';
 import { OUTBOUND, outboxView, recipientStates, type OutboundRecord, type RecipientState } from './email.records.js';
@@ -130,30 +130,21 @@ export class OutboundDelivery {
   private async claimAndSend(messageId: string, jobId: string | null): Promise<void> {
     const claimed = await this.store.transaction((tx) => this.claim(tx, messageId, jobId));
     if (!claimed) return;
-    if (claimed.kind === 'expired') {
-      await this.finish(messageId, claimed.attempt, new Map(), claimed.pending);
-      return;
-    }
     let outcome: TransportOutcome | { failure: unknown };
     try {
       outcome = await this.transport.send(this.mailOf(claimed.record, claimed.pending));
     } catch (failure) {
       outcome = { failure };
     }
-    await this.finish(messageId, claimed.attempt, verdicts(claimed.pending, outcome), []);
+    await this.finish(messageId, claimed.attempt, verdicts(claimed.pending, outcome));
   }
 
   /**
    * Claims the next attempt of a message in `tx`: the job of the attempt after it is scheduled
-   * first (a crash mid-attempt retries), the attempt counted. Answers what to send, or that the
-   * queue lifetime has passed (the waiting recipients are given up), or nothing when there is
-   * nothing to do or the claim is not current.
+   * first (a crash mid-attempt retries), the attempt counted. Answers what to send, or nothing
+   * when there is nothing to do or the claim is not current.
    */
-  private claim(
-    tx: StoreTransaction,
-    messageId: string,
-    jobId: string | null,
-  ): { kind: 'send'; record: OutboundRecord; pending: string[]; attempt: number } | { kind: 'expired'; pending: string[]; attempt: number } | null {
+  private claim(tx: StoreTransaction, messageId: string, jobId: string | null): { record: OutboundRecord; pending: string[]; attempt: number } | null {
     const record = tx.get<OutboundRecord>(OUTBOUND, messageId);
     if (!record) return null;
     const attempts = record.attempts ?? 0;
@@ -163,15 +154,11 @@ export class OutboundDelivery {
     if (pending.length === 0) return null;
     const nowMs = this.clock.now();
     if (record.job_id && record.job_id !== jobId) this.scheduler.cancel(tx, record.job_id);
-    if (attempts > 0 && nowMs >= record.sent_ms + this.policy.lifetimeMs) {
-      tx.update<OutboundRecord>(OUTBOUND, messageId, { ...record, job_id: null, next_attempt_ms: null });
-      return { kind: 'expired', pending, attempt: attempts };
-    }
     const attempt = attempts + 1;
     const successorAt = this.nextAttemptAt(record, nowMs, attempt);
     const successor = this.scheduler.schedule(tx, successorAt, OUTBOUND_ATTEMPT_JOB, { message_id: messageId });
     tx.update<OutboundRecord>(OUTBOUND, messageId, { ...record, attempts: attempt, job_id: successor, next_attempt_ms: successorAt });
-    return { kind: 'send', record, pending, attempt };
+    return { record, pending, attempt };
   }
 
   /** When the attempt after failed attempt `attempt` is due: the backoff, but never past the end of the queue lifetime. */
@@ -181,11 +168,11 @@ export class OutboundDelivery {
   }
 
   /**
-   * Records attempt `attempt`: each recipient's verdict, the given-up ones (`expired`) as failed,
-   * the events, and a bounce to the sender for every newly failed recipient; cancels the next
-   * attempt's job when no recipient waits any more.
+   * Records attempt `attempt`: each recipient's verdict (a temporary failure once the queue
+   * lifetime has passed is the last one: given up), the events, and a bounce to the sender for
+   * every newly failed recipient; cancels the next attempt's job when no recipient waits any more.
    */
-  private async finish(messageId: string, attempt: number, results: Map<string, Verdict>, expired: readonly string[]): Promise<void> {
+  private async finish(messageId: string, attempt: number, results: Map<string, Verdict>): Promise<void> {
     const nowMs = this.clock.now();
     const before = this.store.view.get<OutboundRecord>(OUTBOUND, messageId);
     if (!before) return;
@@ -194,10 +181,8 @@ export class OutboundDelivery {
     for (const state of recipientStates(before)) {
       const verdict = results.get(state.address);
       if (verdict?.state === 'failed') failures.push({ address: state.address, replyCode: verdict.replyCode, diagnostic: verdict.diagnostic, reason: 'refused', lastAttemptMs: nowMs });
-      // A temporary failure once the lifetime has passed is the last one.
-      const givenUp = expired.includes(state.address) || (verdict?.state === 'deferred' && nowMs >= before.sent_ms + this.policy.lifetimeMs);
-      if (givenUp) {
-        failures.push({ address: state.address, replyCode: verdict?.replyCode ?? state.reply_code, diagnostic: verdict?.diagnostic ?? state.diagnostic ?? 'no answer', reason: 'expired', lastAttemptMs: verdict || state.last_attempt_at === null ? nowMs : (parseIso(state.last_attempt_at) ?? nowMs) });
+      if (verdict?.state === 'deferred' && nowMs >= before.sent_ms + this.policy.lifetimeMs) {
+        failures.push({ address: state.address, replyCode: verdict.replyCode, diagnostic: verdict.diagnostic, reason: 'expired', lastAttemptMs: nowMs });
       }
     }
     // Bounce bytes go to the blob store before the transaction that records them.
@@ -210,7 +195,7 @@ export class OutboundDelivery {
         const verdict = results.get(state.address);
         if (failed.has(state.address)) {
           const failure = failures.find((entry) => entry.address === state.address)!;
-          return { ...state, state: 'failed', attempts: state.attempts + (verdict ? 1 : 0), last_attempt_at: verdict ? lastAttempt : state.last_attempt_at, reply_code: failure.replyCode, diagnostic: failure.diagnostic };
+          return { ...state, state: 'failed', attempts: state.attempts + 1, last_attempt_at: lastAttempt, reply_code: failure.replyCode, diagnostic: failure.diagnostic };
         }
         if (!verdict) return state;
         return { ...state, state: verdict.state, attempts: state.attempts + 1, last_attempt_at: lastAttempt, reply_code: verdict.replyCode, diagnostic: verdict.diagnostic };
