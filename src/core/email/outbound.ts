@@ -76,6 +76,8 @@ function verdicts(addresses: readonly string[], outcome: TransportOutcome | { fa
 export class OutboundDelivery {
   /** Attempts under way in this process, by message id: a second claim waits for the first. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Bumped by a restore or a stop: outcomes of attempts started before are not recorded. */
+  private generation = 0;
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -106,6 +108,17 @@ export class OutboundDelivery {
     return this.attempt(String(job.data.message_id), job.id);
   }
 
+  /** Drops what attempts started before a restore would record: the restored world has its own queue. */
+  restored(): void {
+    this.generation++;
+    this.inFlight.clear();
+  }
+
+  /** Stops recording outcomes (the runtime is closing); the claimed attempts are retried after a restart. */
+  stop(): void {
+    this.generation++;
+  }
+
   /** Everything handed to the transport, oldest first (`GET /_sim/email/outbox`). */
   outbox(): Outbox {
     return { messages: this.store.view.all<OutboundRecord>(OUTBOUND).map((record) => outboxView(record, this.config.filesUrl)) };
@@ -128,6 +141,7 @@ export class OutboundDelivery {
   }
 
   private async claimAndSend(messageId: string, jobId: string | null): Promise<void> {
+    const generation = this.generation;
     const claimed = await this.store.transaction((tx) => this.claim(tx, messageId, jobId));
     if (!claimed) return;
     let outcome: TransportOutcome | { failure: unknown };
@@ -136,6 +150,7 @@ export class OutboundDelivery {
     } catch (failure) {
       outcome = { failure };
     }
+    if (generation !== this.generation) return;
     await this.finish(messageId, claimed.attempt, verdicts(claimed.pending, outcome));
   }
 

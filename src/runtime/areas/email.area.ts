@@ -62,7 +62,11 @@ export const emailArea: AreaModule = {
       },
     ];
   },
+  restored({ container }) {
+    container.get(OutboundDelivery).restored();
+  },
   async stop({ container }) {
+    container.get(OutboundDelivery).stop();
     const running = listeners.get(container);
     listeners.delete(container);
     await (await running?.catch(() => undefined))?.close();
