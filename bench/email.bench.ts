@@ -1,6 +1,11 @@
 /**
- * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000]`
+ * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64]`
  *
+ * 0. Postfix's own load tools against the listener and against the floor, in the same run:
+ *    `smtp-source -s S -m 3000 -l 2048` (one connection per message, as MTAs send) to the SMTP
+ *    listener and to `smtp-sink` (Postfix's fastest possible receiver), for S = 1, 16 and 64
+ *    sessions, rounds interleaved; the ratio listener/sink is printed. Skipped with a printed
+ *    reason when Postfix's tools are not installed.
  * 1. Messages per second accepted over loopback SMTP by the SMTP listener: a pool of raw SMTP
  *    connections (and, for comparison, a pooled nodemailer transport) sends a fixed number of
  *    ~1 KB messages to one agent; a message counts once the server answered 250 to its DATA,
@@ -9,10 +14,13 @@
  *    with 1,000 and with 100,000 messages in the inbox: first page, a deep page by cursor, a
  *    `since` page and a thread page. Target: the 100,000 cost within 1.5x of the 1,000 cost.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect as connectTo, createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import nodemailer from 'nodemailer';
-import { createRuntime, listenSmtp, type AgentClient, type Runtime } from '../src/index.js';
+import { createRuntime, type AgentClient, type ListeningEdge, type Runtime } from '../src/index.js';
 
 function option(args: string[], name: string, fallback: string): string {
   const index = args.indexOf(`--${name}`);
@@ -96,9 +104,9 @@ function rawClient(port: number, total: number, connections: number): Promise<nu
 }
 
 async function smtpThroughput(total: number, connections: number): Promise<void> {
-  const runtime = await createRuntime({ seed: 1 });
+  const runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } } });
   await runtime.createAgent({ name: 'bob' });
-  const server = await listenSmtp(runtime, { port: 0 });
+  const [server] = (await runtime.listen()) as [ListeningEdge];
 
   // Raw connections from a worker thread: what the server accepts (parse, store, answer 250).
   const rawSeconds = (await rawClient(server.port, total, connections)) / 1000;
@@ -118,7 +126,93 @@ async function smtpThroughput(total: number, connections: number): Promise<void>
   const mailSeconds = (performance.now() - mailStarted) / 1000;
   transport.close();
   console.log(`smtp, nodemailer:  ${nodemailerTotal} messages, pool of ${connections} in ${mailSeconds.toFixed(2)} s = ${Math.round(nodemailerTotal / mailSeconds)} messages/s accepted`);
-  await server.close();
+  await runtime.close();
+}
+
+const SMTP_SOURCE = '/usr/sbin/smtp-source';
+const SMTP_SINK = '/usr/sbin/smtp-sink';
+
+/** A free loopback port (listened on and released). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `smtp-source` to `port` and answers the messages per second it achieved (wall time of the whole run). */
+function smtpSource(port: number, sessions: number, messages: number, length: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(SMTP_SOURCE, ['-s', String(sessions), '-m', String(messages), '-l', String(length), '-f', 'load@example.com', '-t', 'bob@agents.test', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (code === 0) resolve(messages / seconds);
+      else reject(new Error(`smtp-source exited ${code}: ${stderr.trim()}`));
+    });
+  });
+}
+
+/** Starts `smtp-sink` on `port` (as nobody when run as root, which it refuses otherwise). */
+async function startSink(port: number): Promise<ChildProcess> {
+  const args = [...(process.getuid?.() === 0 ? ['-u', 'nobody'] : []), `127.0.0.1:${port}`, '1024'];
+  const child = spawn(SMTP_SINK, args, { stdio: 'ignore' });
+  // Ready once it accepts a connection.
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connectTo({ port, host: '127.0.0.1' });
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return child;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill();
+  throw new Error('smtp-sink did not start');
+}
+
+/**
+ * Postfix's `smtp-source` against the listener and against `smtp-sink` (the floor) in the same run,
+ * for each session count; the median of `rounds` interleaved rounds of each.
+ */
+async function postfixComparison(messages: number, sessionCounts: number[], rounds: number): Promise<void> {
+  if (!existsSync(SMTP_SOURCE) || !existsSync(SMTP_SINK)) {
+    console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix)`);
+    return;
+  }
+  const runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } } });
+  await runtime.createAgent({ name: 'bob' });
+  const [server] = (await runtime.listen()) as [ListeningEdge];
+  const sinkPort = await freePort();
+  const sink = await startSink(sinkPort);
+  try {
+    // Warm-up: the JIT and mailparser's first load are not what is measured.
+    await smtpSource(server.port, 4, 300, 2048);
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    for (const sessions of sessionCounts) {
+      const ours: number[] = [];
+      const floor: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        floor.push(await smtpSource(sinkPort, sessions, messages, 2048));
+        ours.push(await smtpSource(server.port, sessions, messages, 2048));
+      }
+      const a = median(ours);
+      const b = median(floor);
+      console.log(
+        `smtp-source -s ${sessions} -m ${messages} -l 2048: listener ${Math.round(a)} msg/s, smtp-sink ${Math.round(b)} msg/s, ratio ${(a / b).toFixed(2)}x (target >= 0.5x; median of ${rounds})`,
+      );
+    }
+  } finally {
+    sink.kill();
+    await runtime.close();
+  }
 }
 
 /** Fills bob's inbox to `size` messages through the control plane (fields, no MIME parsing). */
@@ -181,6 +275,9 @@ export async function run(args: string[]): Promise<void> {
   const iterations = Number(option(args, 'iterations', '2000'));
 
   console.log('email benchmark (Node ' + process.version + ')');
+  const postfixMessages = Number(option(args, 'postfix-messages', '3000'));
+  const postfixSessions = option(args, 'postfix-sessions', '1,16,64').split(',').map(Number);
+  await postfixComparison(postfixMessages, postfixSessions, Number(option(args, 'postfix-rounds', '3')));
   await smtpThroughput(total, connections);
   const smallCalls = await pageCalls(small);
   const largeCalls = await pageCalls(large);

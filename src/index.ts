@@ -31,7 +31,7 @@ export { createAgentClient, createSimClient, AGENT_ROUTE_TABLES, SIM_ROUTE_TABLE
 export { buildClient, type ClientOf, type RouteMethod, type RouteTable } from './core/api/route-client.js';
 export { createMcpServer, serveMcpStdio, mcpEdge, MCP_PATH, agentTools as mcpTools, toolNameOf as mcpToolNameOf, type ToolSpec as McpToolSpec } from './mcp/index.js';
 export { dashboardEdge, DASHBOARD_PATH } from './dashboard/index.js';
-export { defineArea, type AreaModule, type AreaContext, type AreaEdge } from './runtime/areas/area-module.js';
+export { defineArea, type AreaModule, type AreaContext, type AreaEdge, type ListeningEdge } from './runtime/areas/area-module.js';
 export { SimCreateAgentBody } from './runtime/agent-creation.js';
 export type { HttpClient, OutboundRequest, OutboundResponse } from './core/ports/http-client.js';
 export { FetchHttpClient } from './providers/http/fetch-http-client.js';
@@ -45,12 +45,13 @@ export type { PaymentRails, OutboundTransfer, RailSubmission, RailSettlement, Ra
 export { SimPaymentRails } from './sim/sim-payment-rails.js';
 export type * from './core/email/email.schema.js';
 export type { MailInbound } from './core/email/inbound.service.js';
-export type { MailTransport, OutboundMail, OutboundAttachment, TransportOutcome } from './core/ports/mail-transport.js';
+export { MailTransportError, type MailTransport, type OutboundMail, type OutboundAttachment, type TransportOutcome, type RecipientRefusal } from './core/ports/mail-transport.js';
 export type { MailParser, ParsedMail, ParsedAttachment } from './core/ports/mail-parser.js';
 export { SimMailTransport } from './sim/sim-mail-transport.js';
 export { SmtpMailTransport, type SmtpRelayOptions } from './providers/mail/smtp-mail-transport.js';
 export { MailparserMailParser } from './providers/mail/mailparser-mail-parser.js';
-export { listenSmtp, type SmtpListenOptions, type RunningSmtpServer } from './smtp/smtp-listener.js';
+export type { SmtpEdgeOptions, EmailOptions } from './core/email/email-config.js';
+export type { RetryOptions as EmailRetryOptions } from './core/email/retry-policy.js';
 export type * from './core/memory/memory.schema.js';
 export type { MemoryOptions } from './core/memory/memory-config.js';
 export type { Embedder } from './core/ports/embedder.js';

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createRuntime, DASHBOARD_PATH } from '../index.js';
 import { serve } from '../http/serve.js';
-import { listenSmtp, type RunningSmtpServer } from '../smtp/smtp-listener.js';
 import { SmtpMailTransport } from '../providers/mail/smtp-mail-transport.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
@@ -32,6 +31,8 @@ export function parseServeArgs(args: string[]): {
       demo: { type: 'boolean', default: false },
       'smtp-port': { type: 'string' },
       'smtp-host': { type: 'string' },
+      'smtp-auth': { type: 'string' },
+      'smtp-rate': { type: 'string' },
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
       webhook: { type: 'string', multiple: true },
@@ -64,6 +65,22 @@ export function parseServeArgs(args: string[]): {
   const smtpPort = values['smtp-port'];
   if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
   const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? values.host, port: Number(smtpPort) };
+  const smtpAuth = values['smtp-auth'];
+  const colon = smtpAuth?.indexOf(':') ?? -1;
+  if (smtpAuth !== undefined && (colon <= 0 || colon === smtpAuth.length - 1)) throw new Error('--smtp-auth must be USER:PASSWORD, both non-empty');
+  const smtpRate = values['smtp-rate'];
+  if (smtpRate !== undefined && (!/^\d{1,9}$/.test(smtpRate) || Number(smtpRate) < 1)) throw new Error(`--smtp-rate must be a positive integer (messages a minute per connection), got "${smtpRate}"`);
+  if (smtp) {
+    runtime.email = {
+      smtp: {
+        ...smtp,
+        ...(smtpAuth !== undefined ? { auth: { user: smtpAuth.slice(0, colon), pass: smtpAuth.slice(colon + 1) } } : {}),
+        ...(smtpRate !== undefined ? { maxMessagesPerMinute: Number(smtpRate) } : {}),
+      },
+    };
+  } else if (smtpAuth !== undefined || smtpRate !== undefined) {
+    throw new Error('--smtp-auth and --smtp-rate need --smtp-port');
+  }
   return { runtime, host: values.host, port, demo: values.demo, smtp };
 }
 
@@ -83,9 +100,18 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   // The data file is opened, checked and locked before anything listens: a bad file never half-starts a server.
   const runtime = await createRuntime({ ...options.runtime, onNotice: out });
   const server = await serve(runtime, { host: options.host, port: options.port });
-  const smtp: RunningSmtpServer | null = options.smtp ? await listenSmtp(runtime, options.smtp) : null;
+  let listening;
+  try {
+    listening = await runtime.listen();
+  } catch (error) {
+    await server.close();
+    await runtime.close();
+    throw error;
+  }
+  const smtp = listening.find((edge) => edge.name === 'smtp');
   const stop = async () => {
-    await Promise.all([server.close(), smtp?.close()]);
+    // The areas' listeners (SMTP) are closed by runtime.close().
+    await server.close();
     await runtime.close();
     process.exit(0);
   };

@@ -26,6 +26,9 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        makes a new key each start, so old credentials stop verifying)
   --smtp-port N        also accept mail for the agents over SMTP on this port (0 picks one)
   --smtp-host HOST     address of the SMTP listener (default: --host)
+  --smtp-auth U:P      offer SMTP AUTH for this one account; only an authenticated session
+                       may use a MAIL FROM of the service domain (default: no AUTH offered)
+  --smtp-rate N        at most N messages a minute on one SMTP connection (default: no limit)
   --smtp-relay URL     send mail for outside addresses through this relay,
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
   --webhook URL=SECRET deliver every agent's webhook events to URL, signed with SECRET

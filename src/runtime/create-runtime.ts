@@ -16,7 +16,6 @@ import { RuntimeSnapshot } from '../core/control/control.schema.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from './agent-creation.js';
 import { IdentityService } from '../core/identity/identity.service.js';
-import { InboundMailService, type MailInbound } from '../core/email/inbound.service.js';
 import { IdempotencyKeys } from '../core/services/idempotency.js';
 import { Scheduler } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
@@ -32,7 +31,7 @@ import { SeededRandom } from '../sim/seeded-random.js';
 import { AREAS } from './areas/index.js';
 import { startAreas } from './areas/start-areas.js';
 import { resolveFileOptions } from './file-options.js';
-import type { AreaContext, AreaEdge } from './areas/area-module.js';
+import type { AreaContext, AreaEdge, ListeningEdge } from './areas/area-module.js';
 import { HttpClient } from '../core/ports/http-client.js';
 import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
 import { controlHandlers } from './control.handlers.js';
@@ -61,8 +60,6 @@ export class Runtime {
   readonly mode: 'simulated' | 'live';
   /** Largest accepted request body in bytes. */
   readonly maxBodyBytes: number;
-  /** Inbound mail for the agents' mailboxes, for edges such as the SMTP listener. */
-  readonly mail: MailInbound;
   private readonly dispatcher: Dispatcher;
   private fetchHandler: FetchHandler | undefined;
 
@@ -75,7 +72,6 @@ export class Runtime {
       sim: SimControl;
       saver: GroupCommit | null;
       store: Store;
-      mail: MailInbound;
       edges: AreaEdge[];
       /** Aborts every call's signal, then stops the areas in reverse order. */
       stopAreas: () => Promise<void>;
@@ -86,7 +82,6 @@ export class Runtime {
     this.dispatcher = parts.dispatcher;
     this.mode = parts.options.mode ?? 'simulated';
     this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
-    this.mail = parts.mail;
   }
 
   /**
@@ -151,6 +146,16 @@ export class Runtime {
   /** The areas' inbound edges (hosted pages, provider callbacks, WebSocket upgrades), for the HTTP server. */
   edges(): readonly AreaEdge[] {
     return this.parts.edges;
+  }
+
+  /**
+   * Starts the areas' listener edges (the SMTP listener of `email.smtp`) and answers where each
+   * listens; `serve` calls it. A started edge stays started (a second call answers the same
+   * addresses) until `close()` stops its area.
+   * @throws Error when a listener cannot listen (address in use)
+   */
+  listen(): Promise<ListeningEdge[]> {
+    return Promise.all(this.parts.edges.flatMap((edge) => (edge.kind === 'listener' ? [edge.listen()] : [])));
   }
 
   /**
@@ -285,5 +290,5 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
     lifetime.signal,
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, store, mail: container.get(InboundMailService), edges, stopAreas });
+  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas });
 }

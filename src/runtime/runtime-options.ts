@@ -20,6 +20,7 @@ import type { Telephony } from '../core/ports/telephony.js';
 import type { PhoneOptions } from '../core/phone/phone-config.js';
 import type { ComputeOptions } from '../core/compute/compute-config.js';
 import type { Sandbox } from '../core/ports/sandbox.js';
+import type { EmailOptions } from '../core/email/email-config.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -116,6 +117,8 @@ export interface RuntimeOptions {
   compute?: ComputeOptions;
   /** Browser sessions: provider and limits (defaults in docs/browser.md). */
   browser?: RuntimeBrowserOptions;
+  /** Email settings: the SMTP listener edge and the outbound queue's retries (docs/email.md). */
+  email?: EmailOptions;
   /** Receives unexpected errors that were answered as 500 (default: written to stderr). */
   onInternalError?: (error: unknown, routeId: string) => void;
 }

@@ -27,3 +27,20 @@ describe('agent-services serve --issuer-key', () => {
     await expect(createRuntime(parseServeArgs(['--issuer-key', file]).runtime)).rejects.toThrow(`--issuer-key ${file}: not a private Ed25519 JWK`);
   });
 });
+
+describe('agent-services serve --smtp-auth and --smtp-rate', () => {
+  it('configure the SMTP listener edge: credentials split at the first colon, a rate per connection', () => {
+    const parsed = parseServeArgs(['--smtp-port', '0', '--smtp-auth', 'relay:pa:ss', '--smtp-rate', '120']);
+    expect(parsed.runtime.email?.smtp).toEqual({ host: '127.0.0.1', port: 0, auth: { user: 'relay', pass: 'pa:ss' }, maxMessagesPerMinute: 120 });
+    expect(parseServeArgs(['--smtp-port', '2525']).runtime.email?.smtp).toEqual({ host: '127.0.0.1', port: 2525 });
+    expect(parseServeArgs([]).runtime.email).toBeUndefined();
+  });
+
+  it('refuses credentials without a colon, a rate that is not a positive integer, and either without --smtp-port', () => {
+    expect(() => parseServeArgs(['--smtp-port', '0', '--smtp-auth', 'relay'])).toThrow('--smtp-auth must be USER:PASSWORD');
+    expect(() => parseServeArgs(['--smtp-port', '0', '--smtp-auth', ':x'])).toThrow('--smtp-auth must be USER:PASSWORD');
+    expect(() => parseServeArgs(['--smtp-port', '0', '--smtp-rate', '0'])).toThrow('--smtp-rate must be a positive integer');
+    expect(() => parseServeArgs(['--smtp-port', '0', '--smtp-rate', 'fast'])).toThrow('--smtp-rate must be a positive integer');
+    expect(() => parseServeArgs(['--smtp-auth', 'a:b'])).toThrow('need --smtp-port');
+  });
+});

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson, connect, createRuntime, listenSmtp, serve, type AgentClient, type Runtime, type RunningServer, type RunningSmtpServer } from '../../src/index.js';
+import { canonicalJson, connect, createRuntime, serve, type AgentClient, type ListeningEdge, type Runtime, type RunningServer } from '../../src/index.js';
 import { dataOf, openSmtp } from './smtp-client.js';
 
 const RAW = [
@@ -19,20 +19,20 @@ const RAW = [
 describe('SMTP listener', () => {
   let runtime: Runtime;
   let http: RunningServer;
-  let smtp: RunningSmtpServer;
+  let smtp: ListeningEdge;
   let bob: AgentClient;
   let bobKey: string;
 
   beforeEach(async () => {
-    runtime = await createRuntime({ seed: 1 });
+    runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } } });
     http = await serve(runtime, { port: 0 });
-    smtp = await listenSmtp(runtime, { port: 0 });
+    [smtp] = (await runtime.listen()) as [ListeningEdge];
     bobKey = (await runtime.createAgent({ name: 'bob' })).api_key;
     bob = connect({ baseUrl: http.url, apiKey: bobKey });
   });
   afterEach(async () => {
-    await smtp.close();
     await http.close();
+    await runtime.close();
   });
 
   it('receives a multipart message from nodemailer that the agent reads over the API, attachments byte-identical', async () => {
@@ -128,7 +128,9 @@ describe('SMTP listener', () => {
   });
 
   it('announces its size limit and refuses a larger message with 552', async () => {
-    const small = await listenSmtp(runtime, { port: 0, maxMessageBytes: 1000 });
+    const smallWorld = await createRuntime({ seed: 1, email: { smtp: { port: 0, maxMessageBytes: 1000 } } });
+    await smallWorld.createAgent({ name: 'bob' });
+    const [small] = (await smallWorld.listen()) as [ListeningEdge];
     const session = await openSmtp(small.port);
     try {
       expect(await session.command('EHLO client.example.com')).toMatch(/250[ -]SIZE 1000/);
@@ -138,9 +140,9 @@ describe('SMTP listener', () => {
       expect(await session.data(dataOf(`Subject: big\r\n\r\n${'x'.repeat(2000)}\r\n`))).toMatch(/^552 /);
     } finally {
       session.close();
-      await small.close();
     }
-    expect((await bob.email.list()).messages).toEqual([]);
+    expect(smallWorld.sim.events(0, 100).events.filter((event) => event.type === 'email.received')).toEqual([]);
+    await smallWorld.close();
   });
 
   it('stores the same message for the same bytes as POST /_sim/email/inbound with raw', async () => {

@@ -127,13 +127,16 @@ describe('SmtpMailTransport (outbound mail through a real relay)', () => {
     expect(failed.map((event) => event.data)).toEqual([expect.objectContaining({ message_id: sent.message_id, recipients: ['nobody@refused.example'] })]);
   });
 
-  it('still answers 201 when the relay is unreachable, and records the message as failed', async () => {
+  it('still answers 201 when the relay is unreachable, and keeps the message queued for a retry five minutes later', async () => {
     await relay.close();
     const sent = await alice.email.send({ to: ['ext@example.com'], subject: 's', text: 't' });
     expect(sent.message_id).toMatch(/^msg_/);
     const [record] = (await runtime.simClient().emailOutbox()).messages;
-    expect(record).toMatchObject({ status: 'failed', accepted: [], rejected: ['ext@example.com'] });
+    expect(record).toMatchObject({ status: 'queued', accepted: [], rejected: [], attempts: 1 });
+    expect(record!.recipient_states).toEqual([expect.objectContaining({ address: 'ext@example.com', state: 'deferred', attempts: 1, reply_code: null })]);
+    expect(Date.parse(record!.next_attempt_at!) - Date.parse(sent.sent_at)).toBe(300_000);
     expect(record!.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.delivery_failed')).toEqual([]);
     expect((await alice.email.list({ folder: 'sent' })).messages.map((message) => message.id)).toEqual([sent.message_id]);
     relay = await startRelay();
   });

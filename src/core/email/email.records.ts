@@ -1,3 +1,4 @@
+import { toIso } from '../shared/time.js';
 import type { EmailAttachment, EmailMessage, EmailSummary, OutboxMessage } from './email.schema.js';
 
 /**
@@ -76,6 +77,22 @@ export interface OwnedAttachment extends StoredAttachment {
   message_id: string;
 }
 
+/**
+ * Where one envelope recipient of an outbound message stands: `queued` (not tried yet),
+ * `deferred` (a temporary failure, tried again at the message's next attempt), `sent` (the relay
+ * accepted it) or `failed` (refused for good, or given up; the sender got a bounce).
+ */
+export interface RecipientState {
+  address: string;
+  state: 'queued' | 'deferred' | 'sent' | 'failed';
+  attempts: number;
+  last_attempt_at: string | null;
+  /** The SMTP reply code of the last answer, null before any or when the relay never answered. */
+  reply_code: number | null;
+  /** The last answer or error text. */
+  diagnostic: string | null;
+}
+
 /** An outbound message and what the transport did with it. */
 export interface OutboundRecord
   extends Pick<StoredMessage, 'thread_id' | 'owner' | 'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'text' | 'html' | 'headers' | 'attachments'> {
@@ -88,6 +105,33 @@ export interface OutboundRecord
   accepted: string[];
   rejected: string[];
   error: string | null;
+  /** Per-recipient states (records written before the queue existed have none: derived from accepted/rejected). */
+  recipient_states?: RecipientState[];
+  /** Attempts made so far. */
+  attempts?: number;
+  /** When the next attempt is due, ms; null when nothing waits. */
+  next_attempt_ms?: number | null;
+  /** The job that makes (or, after a crash mid-attempt, repeats) the next attempt. */
+  job_id?: string | null;
+  /** The bounce delivered to the sender's inbox, if any recipient failed. */
+  bounce_ids?: string[];
+}
+
+/** The recipient states of a record, derived for records written before the queue kept them. */
+export function recipientStates(record: OutboundRecord): RecipientState[] {
+  if (record.recipient_states) return record.recipient_states;
+  return record.recipients.map((address) => {
+    const sent = record.accepted.includes(address);
+    const failed = record.rejected.includes(address);
+    return {
+      address,
+      state: sent ? 'sent' : failed ? 'failed' : 'queued',
+      attempts: sent || failed ? 1 : 0,
+      last_attempt_at: sent || failed ? record.sent_at : null,
+      reply_code: null,
+      diagnostic: failed ? record.error : null,
+    };
+  });
 }
 
 /** The public metadata of an attachment, with its download URL on `{files_url}`. */
@@ -156,5 +200,8 @@ export function outboxView(record: OutboundRecord, filesUrl: string): OutboxMess
     accepted: [...record.accepted],
     rejected: [...record.rejected],
     error: record.error,
+    attempts: record.attempts ?? (record.status === 'queued' ? 0 : 1),
+    next_attempt_at: record.next_attempt_ms === undefined || record.next_attempt_ms === null ? null : toIso(record.next_attempt_ms),
+    recipient_states: recipientStates(record).map((state) => ({ ...state })),
   };
 }

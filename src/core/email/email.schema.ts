@@ -212,6 +212,21 @@ export const OutboxMessage = z.object({
   accepted: z.array(z.string()),
   rejected: z.array(z.string()),
   error: z.string().nullable(),
+  /** Delivery attempts made so far. */
+  attempts: z.number().int(),
+  /** When the next attempt is due (a recipient is queued or deferred), else null. */
+  next_attempt_at: timestamp.nullable(),
+  /** Each envelope recipient: queued, deferred (temporary failure, retried), sent or failed (bounced). */
+  recipient_states: z.array(
+    z.object({
+      address: z.string(),
+      state: z.enum(['queued', 'deferred', 'sent', 'failed']),
+      attempts: z.number().int(),
+      last_attempt_at: timestamp.nullable(),
+      reply_code: z.number().int().nullable(),
+      diagnostic: z.string().nullable(),
+    }),
+  ),
 });
 export type OutboxMessage = z.infer<typeof OutboxMessage>;
 

@@ -4,6 +4,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'sms.received',
   'call.status_changed',
   'email.received',
+  'email.delivery_failed',
   'wallet.transaction.updated',
   'wallet.transaction.received',
   'invoice.paid',

@@ -24,8 +24,11 @@ function headerValue(name: string, line: string, parsed: unknown, occurrence: nu
  * when the runtime starts.
  */
 export class MailparserMailParser implements MailParser {
+  /** mailparser, imported once: a dynamic import per message costs a module-loader round trip. */
+  private library: Promise<typeof import('mailparser')> | undefined;
+
   async parse(raw: Uint8Array): Promise<ParsedMail> {
-    const { simpleParser } = await import('mailparser');
+    const { simpleParser } = await (this.library ??= import('mailparser'));
     const mail = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
       skipHtmlToText: true,
       skipTextToHtml: true,

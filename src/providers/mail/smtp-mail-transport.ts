@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Transporter } from 'nodemailer';
-import type { MailTransport, OutboundMail, TransportOutcome } from '../../core/ports/mail-transport.js';
+import { MailTransportError, type MailTransport, type OutboundMail, type RecipientRefusal, type TransportOutcome } from '../../core/ports/mail-transport.js';
 
 /** Where and how to reach the SMTP relay. */
 export interface SmtpRelayOptions {
@@ -21,6 +21,40 @@ export interface SmtpRelayOptions {
 function addressOf(entry: unknown): string {
   if (typeof entry === 'string') return entry;
   return String((entry as { address?: unknown })?.address ?? '');
+}
+
+/** What nodemailer attaches to an error or an answer about the relay's replies. */
+interface RelayReply {
+  responseCode?: unknown;
+  response?: unknown;
+  recipient?: unknown;
+  rejectedErrors?: unknown;
+  message?: unknown;
+}
+
+/** The refusals nodemailer reports per recipient (`rejectedErrors`). */
+function refusalsOf(errors: unknown): RecipientRefusal[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.map((entry: RelayReply) => ({
+    address: String(entry.recipient ?? ''),
+    replyCode: typeof entry.responseCode === 'number' ? entry.responseCode : null,
+    response: String(entry.response ?? entry.message ?? ''),
+  }));
+}
+
+/**
+ * The error of a failed hand-off with the relay's reply code: the code of the relay's answer, or of
+ * the recipients' refusals when every one was refused (the most hopeful one: a 4xx among 5xx means
+ * trying again), or none when the relay never answered (connection, timeout).
+ */
+export function transportErrorOf(error: unknown): MailTransportError {
+  if (error instanceof MailTransportError) return error;
+  const reply = (error ?? {}) as RelayReply;
+  const message = String(reply.response ?? reply.message ?? error);
+  if (typeof reply.responseCode === 'number') return new MailTransportError(reply.responseCode, message);
+  const codes = refusalsOf(reply.rejectedErrors).flatMap((refusal) => (refusal.replyCode === null ? [] : [refusal.replyCode]));
+  if (codes.length > 0) return new MailTransportError(Math.min(...codes), message);
+  return new MailTransportError(null, message);
 }
 
 /**
@@ -80,30 +114,36 @@ export class SmtpMailTransport implements MailTransport {
     });
   }
 
+  /** @throws MailTransportError with the relay's reply code (none when it could not be reached) */
   async send(mail: OutboundMail): Promise<TransportOutcome> {
     const transporter = await this.transporterOf();
-    const info = (await transporter.sendMail({
-      envelope: { from: mail.envelope.from, to: mail.envelope.to },
-      messageId: mail.messageId,
-      date: new Date(mail.date),
-      from: mail.from,
-      to: mail.to,
-      ...(mail.cc.length > 0 ? { cc: mail.cc } : {}),
-      subject: mail.subject,
-      ...(mail.text === null ? {} : { text: mail.text }),
-      ...(mail.html === null ? {} : { html: mail.html }),
-      ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo } : {}),
-      ...(mail.references ? { references: mail.references } : {}),
-      attachments: mail.attachments.map((attachment) => ({
-        filename: attachment.filename,
-        contentType: attachment.contentType,
-        content: Readable.from(attachment.open()),
-      })),
-    })) as { accepted?: unknown[]; rejected?: unknown[]; response?: string };
+    const info = (await transporter
+      .sendMail({
+        envelope: { from: mail.envelope.from, to: mail.envelope.to },
+        messageId: mail.messageId,
+        date: new Date(mail.date),
+        from: mail.from,
+        to: mail.to,
+        ...(mail.cc.length > 0 ? { cc: mail.cc } : {}),
+        subject: mail.subject,
+        ...(mail.text === null ? {} : { text: mail.text }),
+        ...(mail.html === null ? {} : { html: mail.html }),
+        ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo } : {}),
+        ...(mail.references ? { references: mail.references } : {}),
+        attachments: mail.attachments.map((attachment) => ({
+          filename: attachment.filename,
+          contentType: attachment.contentType,
+          content: Readable.from(attachment.open()),
+        })),
+      })
+      .catch((error: unknown) => {
+        throw transportErrorOf(error);
+      })) as { accepted?: unknown[]; rejected?: unknown[]; response?: string; rejectedErrors?: unknown };
     return {
       accepted: (info.accepted ?? []).map(addressOf),
       rejected: (info.rejected ?? []).map(addressOf),
       response: info.response ?? '',
+      refusals: refusalsOf(info.rejectedErrors),
     };
   }
 

@@ -49,14 +49,24 @@ export interface AreaModule<
    * `runtime.close()` calls it once, in reverse area order, after the call signals are aborted.
    */
   stop?(context: AreaContext): Promise<void>;
-  /** Inbound edges the area answers itself (hosted pages, provider callbacks, WebSockets). */
+  /** Inbound edges the area answers itself (hosted pages, provider callbacks, WebSockets, listeners such as SMTP). */
   edges?(context: AreaContext): AreaEdge[];
+}
+
+/** A listener edge that listens: where, under its name. */
+export interface ListeningEdge {
+  /** The edge's name (`smtp`). */
+  name: string;
+  host: string;
+  port: number;
 }
 
 /**
  * A way into an area that is not a /v1 route: the HTTP server sends every request whose path
  * starts with `prefix` to an `http` edge, and every WebSocket upgrade under `prefix` to an
- * `upgrade` edge. `runtime.fetch` answers http edges too.
+ * `upgrade` edge. `runtime.fetch` answers http edges too. A `listener` edge owns its own socket
+ * (the SMTP listener): `runtime.listen()` (which `serve` calls) starts it once, and the area's
+ * `stop()` closes it.
  */
 export type AreaEdge =
   | {
@@ -66,7 +76,8 @@ export type AreaEdge =
       /** Largest request body this edge takes, in bytes (default: the runtime's `maxBodyBytes`). */
       maxBodyBytes?: number;
     }
-  | { kind: 'upgrade'; prefix: string; upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void };
+  | { kind: 'upgrade'; prefix: string; upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void }
+  | { kind: 'listener'; name: string; listen(): Promise<ListeningEdge> };
 
 /**
  * Declares an area module keeping its literal types (route tables, creation fields), from which
