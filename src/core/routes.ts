@@ -7,6 +7,7 @@ import { memoryRoutes } from './memory/memory.routes.js';
 import { phoneRoutes, phoneSimRoutes } from './phone/phone.routes.js';
 import { walletRoutes, walletSimRoutes } from './wallet/wallet.routes.js';
 import { webhooksRoutes, webhooksSimRoutes } from './webhooks/webhooks.routes.js';
+import { faultsSimRoutes } from './faults/faults.routes.js';
 
 /**
  * Every agent-facing route table, by area: the derived `AgentClient` has one namespace per entry
@@ -27,4 +28,4 @@ export const AGENT_ROUTE_TABLES = {
  * Every control-plane route table (`/_sim`, route ids `sim.<action>`, actions unique across
  * areas): the derived `SimClient` is flat (`sim.fundWallet(...)`). A new area adds one entry here.
  */
-export const SIM_ROUTE_TABLES = [controlRoutes, walletSimRoutes, emailSimRoutes, phoneSimRoutes, webhooksSimRoutes] as const;
+export const SIM_ROUTE_TABLES = [controlRoutes, walletSimRoutes, emailSimRoutes, phoneSimRoutes, webhooksSimRoutes, faultsSimRoutes] as const;

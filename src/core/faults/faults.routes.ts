@@ -1,0 +1,23 @@
+import { defineRoute } from '../api/route.js';
+import { AddFaultBody, Fault, FaultList, FaultParams } from './faults.schema.js';
+
+/** The fault language of the simulation control plane (`/_sim/faults`, DECISIONS.md Faults). */
+export const faultsSimRoutes = {
+  addFault: defineRoute({
+    id: 'sim.addFault', method: 'POST', path: '/_sim/faults', auth: 'admin', tag: 'simulation', status: 201,
+    summary: 'Injects a fault into a port operation (chain.submit, mail.send, carrier.sms, ...): fail, delay or drop, with probability, count and match.',
+    body: AddFaultBody, response: Fault,
+  }),
+  listFaults: defineRoute({
+    id: 'sim.listFaults', method: 'GET', path: '/_sim/faults', auth: 'admin', tag: 'simulation', status: 200,
+    summary: 'Every fault, oldest first, with its hits so far.', response: FaultList,
+  }),
+  deleteFault: defineRoute({
+    id: 'sim.deleteFault', method: 'DELETE', path: '/_sim/faults/{fault_id}', auth: 'admin', tag: 'simulation', status: 204,
+    summary: 'Removes one fault.', params: FaultParams,
+  }),
+  clearFaults: defineRoute({
+    id: 'sim.clearFaults', method: 'DELETE', path: '/_sim/faults', auth: 'admin', tag: 'simulation', status: 204,
+    summary: 'Removes every fault.',
+  }),
+};
