@@ -28,7 +28,7 @@ describe.each(TRANSPORTS)('faults over the control plane (%s)', (kind) => {
       body: JSON.stringify({ target: 'carrier.sms', effect: 'fail', match: { to: DOOMED } }),
     });
     expect(raw.status).toBe(201);
-    const created = await raw.json();
+    const created = (await raw.json()) as { fault_id: string };
     expect(created).toMatchObject({ fault_id: 'flt_1', target: 'carrier.sms', effect: 'fail', error_code: '30008', hits: 0 });
     await alice.client.phone.sendSms({ to: DOOMED, body: 'hello' });
     expect((await world.sim.listFaults()).faults[0]!.hits).toBe(1);
@@ -76,7 +76,7 @@ describe.each(TRANSPORTS)('faults over the control plane (%s)', (kind) => {
     await world.sim.addFault({ target: 'carrier.call', effect: 'fail', error_code: 'busy', count: 1 });
     const busy = await alice.client.phone.placeCall({ to: FINE, script: 'Hello.' });
     await advance(60);
-    expect(await alice.client.phone.getCall(busy.call_id)).toMatchObject({ status: 'failed' });
+    expect(await alice.client.phone.getCall(busy.call_id)).toMatchObject({ status: 'failed', failure_reason: 'busy' });
     await world.sim.addFault({ target: 'carrier.call', effect: 'delay', delay_seconds: 30, count: 1 });
     const late = await alice.client.phone.placeCall({ to: FINE, script: 'Hello.' });
     await advance(20);
