@@ -9,10 +9,9 @@ import {
   type OutboundMail,
   type Runtime,
   type RuntimeOptions,
-  type Sandbox,
-  type SandboxRequest,
   type SimClient,
 } from '../../../src/index.js';
+import type { Sandbox, SandboxRequest } from '../../../src/core/ports/sandbox.js';
 import { expectApiError } from '../../support/transports.js';
 import { deliveries, deliveriesWhen } from '../webhooks/webhook-api-helpers.js';
 import { startReceiver, type Receiver } from '../webhooks/webhook-receiver.js';
