@@ -12,7 +12,7 @@ import { drawUnit, operationMatches } from './fault-matching.js';
 import { AddFaultBody, type Fault, type FaultList } from './faults.schema.js';
 
 /** Collection and id of the one record that holds every fault (in the store: snapshots keep them). */
-const FAULTS = 'sim_faults';
+export const FAULTS = 'sim_faults';
 const FAULTS_ID = 'faults';
 
 interface FaultSet {

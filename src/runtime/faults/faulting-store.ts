@@ -1,5 +1,7 @@
 import type { FaultChoice, Faults } from '../../core/ports/faults.js';
 import type { PageQuery, PageResult, Store, StoreTransaction } from '../../core/ports/store.js';
+import { FAULTS } from '../../core/faults/fault.service.js';
+import { EVENTS } from '../../providers/events/store-event-log.js';
 import { currentRequest } from './request-context.js';
 
 /** Thrown inside a transaction to roll it back when a `persistence.write` fault hits it. */
@@ -9,7 +11,13 @@ class InjectedWriteFailure extends Error {
   }
 }
 
-/** A transaction that notes whether it wrote anything. */
+/**
+ * Collections a fault's own book-keeping writes (its hit and its event): a transaction that
+ * writes nothing else is not the request's write, so it never draws `persistence.write`.
+ */
+const BOOKKEEPING = new Set([FAULTS, EVENTS]);
+
+/** A transaction that notes whether it wrote any of the request's own state. */
 class NotingTransaction implements StoreTransaction {
   wrote = false;
   constructor(private readonly inner: StoreTransaction) {}
@@ -29,15 +37,15 @@ class NotingTransaction implements StoreTransaction {
     return this.inner.lastPosition(collection);
   }
   insert<T>(collection: string, id: string, record: T, partition?: string): void {
-    this.wrote = true;
+    if (!BOOKKEEPING.has(collection)) this.wrote = true;
     this.inner.insert(collection, id, record, partition);
   }
   update<T>(collection: string, id: string, record: T): void {
-    this.wrote = true;
+    if (!BOOKKEEPING.has(collection)) this.wrote = true;
     this.inner.update(collection, id, record);
   }
   remove(collection: string, id: string): boolean {
-    this.wrote = true;
+    if (!BOOKKEEPING.has(collection)) this.wrote = true;
     return this.inner.remove(collection, id);
   }
   afterCommit(callback: () => void): void {

@@ -44,6 +44,10 @@ describe('faults on the ports around the areas', () => {
     receiver = undefined;
   });
   const injected = () => runtime.sim.events(0, 1000).events.filter((event) => event.type === 'fault.injected');
+  /** Waits until `count` faults have hit (a delayed call arms its clock timer right after its hit is recorded). */
+  async function hitsReach(count: number): Promise<void> {
+    while (injected().length < count) await new Promise((resolve) => setImmediate(resolve));
+  }
 
   describe('mail.send', () => {
     class RecordingTransport implements MailTransport {
@@ -105,6 +109,7 @@ describe('faults on the ports around the areas', () => {
       expect(transport.sent).toEqual([]);
       await sim.addFault({ target: 'mail.send', effect: 'delay', delay_seconds: 30 });
       const sending = alice.client.email.send({ to: ['carol@example.com'], subject: 'late', text: 'x' });
+      await hitsReach(2);
       expect(await settledSoon(sending)).toBe(false);
       expect(transport.sent).toEqual([]);
       await sim.advanceClock({ seconds: 30 });
@@ -122,10 +127,26 @@ describe('faults on the ports around the areas', () => {
       expect(injected()[0]!.data).toMatchObject({ target: 'embedder.embed', operation: { texts: 1, route: 'memory.create' } });
       await sim.addFault({ target: 'embedder.embed', effect: 'delay', delay_seconds: 5, count: 1 });
       const creating = alice.client.memory.create({ content: 'the sky is blue' });
+      await hitsReach(2);
       expect(await settledSoon(creating)).toBe(false);
       await sim.advanceClock({ seconds: 5 });
       expect((await creating).memory_id).toMatch(/^mem_/);
       expect((await alice.client.memory.search({ query: 'sky' })).memories).toHaveLength(1);
+    });
+    it('a fault hit recorded during a request is not the write persistence.write fails: the memory write is', async () => {
+      const alice = await open();
+      await sim.addFault({ target: 'embedder.embed', effect: 'delay', delay_seconds: 1, count: 1 });
+      await sim.addFault({ target: 'persistence.write', effect: 'fail', match: { route: 'memory.create' } });
+      const creating = alice.client.memory.create({ content: 'the sky is blue' });
+      await hitsReach(1);
+      expect(await settledSoon(creating)).toBe(false);
+      await sim.advanceClock({ seconds: 1 });
+      await expectApiError(creating, 500, 'internal_error');
+      expect((await sim.listFaults()).faults.map((fault) => [fault.target, fault.hits])).toEqual([
+        ['embedder.embed', 1],
+        ['persistence.write', 1],
+      ]);
+      expect((await alice.client.memory.search({ query: 'sky' })).memories).toEqual([]);
     });
   });
 
@@ -156,11 +177,13 @@ describe('faults on the ports around the areas', () => {
       const alice = await open({ providers: { sandbox } });
       await sim.addFault({ target: 'sandbox.run', effect: 'drop', count: 1 });
       const dropped = alice.client.compute.run({ runtime: 'python', code: 'print(1)', timeout_seconds: 10 });
+      await hitsReach(1);
       expect(await settledSoon(dropped)).toBe(false);
       await sim.advanceClock({ seconds: 10 });
       expect(await dropped).toMatchObject({ exit_code: 124, duration_ms: 10_000 });
       await sim.addFault({ target: 'sandbox.run', effect: 'delay', delay_seconds: 3 });
       const delayed = alice.client.compute.run({ runtime: 'python', code: 'print(1)' });
+      await hitsReach(2);
       expect(await settledSoon(delayed)).toBe(false);
       await sim.advanceClock({ seconds: 3 });
       expect(await delayed).toMatchObject({ exit_code: 0, duration_ms: 3_007 });
@@ -195,6 +218,7 @@ describe('faults on the ports around the areas', () => {
       const blank = await alice.client.browser.createSession({});
       expect(blank.status).toBe('open');
       const opening = alice.client.browser.createSession({ url: 'https://up.example/' });
+      await hitsReach(2);
       expect(await settledSoon(opening)).toBe(false);
       await sim.advanceClock({ seconds: 2 });
       expect((await opening).url).toBe('https://up.example/');
