@@ -8,9 +8,12 @@ export type { CallInput, CallOptions, Transport } from '../core/api/transport.js
 type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
 type SimTables = UnionToIntersection<typeof controlRoutes | (Area extends infer A ? (A extends { simRoutes?: infer S } ? NonNullable<S> : never) : never)>;
 
+/** The areas that have agent-facing routes, by name. */
+type AgentArea = Area extends infer A ? (A extends { routes?: infer R } ? ([NonNullable<R>] extends [never] ? never : A) : never) : never;
+
 /** Every agent-facing route table by area name (`AGENT_ROUTE_TABLES.wallet.send`), derived from `AREAS`. */
-export const AGENT_ROUTE_TABLES = Object.fromEntries(AREAS.map((area) => [area.name, area.routes])) as {
-  readonly [A in Area as A['name']]: A['routes'];
+export const AGENT_ROUTE_TABLES = Object.fromEntries(AREAS.flatMap((area) => ('routes' in area && area.routes ? [[area.name, area.routes]] : []))) as {
+  readonly [A in AgentArea as A['name']]: NonNullable<A['routes']>;
 };
 
 /** Every control-plane route table (`/_sim`): the runtime's own, then each area's. */
@@ -22,11 +25,11 @@ export const SIM_ROUTE_TABLES = [controlRoutes, ...AREAS.flatMap((area) => (area
  * takes and returns exactly the JSON bodies of SPEC.md and DECISIONS.md and throws `ApiError` with
  * the status and code the HTTP API would send.
  */
-export type AgentClient = { readonly [A in Area as A['name']]: ClientOf<A['routes']> };
+export type AgentClient = { readonly [A in AgentArea as A['name']]: ClientOf<NonNullable<A['routes']>> };
 
 /** Builds an {@link AgentClient} over a transport. */
 export function createAgentClient(transport: Transport): AgentClient {
-  return Object.fromEntries(AREAS.map((area) => [area.name, buildClient(area.routes, transport)])) as AgentClient;
+  return Object.fromEntries(Object.entries(AGENT_ROUTE_TABLES).map(([name, table]) => [name, buildClient(table, transport)])) as AgentClient;
 }
 
 /** The simulation control plane of DECISIONS.md as flat methods named by route id (`sim.fundWallet` is `fundWallet`). */

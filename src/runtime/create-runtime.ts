@@ -35,6 +35,10 @@ import type { AreaContext, AreaEdge, ListeningEdge } from './areas/area-module.j
 import { HttpClient } from '../core/ports/http-client.js';
 import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
 import { controlHandlers } from './control.handlers.js';
+import { Faults } from '../core/ports/faults.js';
+import { FaultingStore } from './faults/faulting-store.js';
+import { overlay } from './faults/overlay.js';
+import { withRequestContext } from './faults/request-context.js';
 import { GroupCommit } from './group-commit.js';
 import { inProcessTransport } from './in-process-transport.js';
 import type { RuntimeOptions } from './runtime-options.js';
@@ -224,7 +228,10 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   container.bind(IssuerKeys).toConstantValue(
     options.providers?.issuerKeys ?? (mode === 'simulated' ? Ed25519IssuerKeys.fromSeed(seed) : Ed25519IssuerKeys.generate()),
   );
-  const store: Store = options.store ?? new MemoryStore();
+  // Requests see the store through the persistence.write faults (a pass-through while none is armed).
+  const rawStore: Store = options.store ?? new MemoryStore();
+  const faulting = new FaultingStore(rawStore, () => container.get(Faults));
+  const store: Store = overlay(rawStore, { transaction: (fn) => faulting.transaction(fn) });
   if (store.runtimeState && options.persistence) throw new Error('a durable store keeps the state itself; do not also give persistence');
   const eventRetentionMs = options.eventRetention === undefined ? null : parseDuration(options.eventRetention);
   container.bind(Store).toConstantValue(store);
@@ -277,7 +284,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const adminToken = options.adminToken;
   const dispatcher = new Dispatcher(
-    [...controlHandlers(sim), ...areaRoutes],
+    [...controlHandlers(sim), ...withRequestContext(areaRoutes)],
     {
       agentFor: (apiKey) => identity.agentForApiKey(apiKey),
       adminAllowed: (bearer) => {

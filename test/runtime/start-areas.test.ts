@@ -42,8 +42,9 @@ describe('startAreas', () => {
 });
 
 describe('what the areas declare', () => {
-  it('gives one agent route table per area, under its name', () => {
-    expect(Object.keys(AGENT_ROUTE_TABLES).sort()).toEqual(AREAS.map((area) => area.name).sort());
+  it('gives one agent route table per area that has agent routes, under its name', () => {
+    expect(Object.keys(AGENT_ROUTE_TABLES).sort()).toEqual(AREAS.filter((area) => 'routes' in area && area.routes).map((area) => area.name).sort());
+    expect(AGENT_ROUTE_TABLES).not.toHaveProperty('faults');
   });
 
   it('gives the control plane the runtime table plus every area simRoutes table', () => {

@@ -151,7 +151,8 @@ export class OutboundDelivery {
       outcome = { failure };
     }
     if (generation !== this.generation) return;
-    await this.finish(messageId, claimed.attempt, verdicts(claimed.pending, outcome));
+    const retryAfterMs = 'failure' in outcome && outcome.failure instanceof MailTransportError ? outcome.failure.retryAfterMs : null;
+    await this.finish(messageId, claimed.attempt, verdicts(claimed.pending, outcome), retryAfterMs);
   }
 
   /**
@@ -185,9 +186,10 @@ export class OutboundDelivery {
   /**
    * Records attempt `attempt`: each recipient's verdict (a temporary failure once the queue
    * lifetime has passed is the last one: given up), the events, and a bounce to the sender for
-   * every newly failed recipient; cancels the next attempt's job when no recipient waits any more.
+   * every newly failed recipient; cancels the next attempt's job when no recipient waits any more,
+   * and moves it to the time the next hop asked for (`retryAfterMs`) when it gave one.
    */
-  private async finish(messageId: string, attempt: number, results: Map<string, Verdict>): Promise<void> {
+  private async finish(messageId: string, attempt: number, results: Map<string, Verdict>, retryAfterMs: number | null): Promise<void> {
     const nowMs = this.clock.now();
     const before = this.store.view.get<OutboundRecord>(OUTBOUND, messageId);
     if (!before) return;
@@ -217,6 +219,13 @@ export class OutboundDelivery {
       });
       const waiting = states.some((state) => state.state === 'queued' || state.state === 'deferred');
       if (!waiting && record.job_id) this.scheduler.cancel(tx, record.job_id);
+      let jobId = record.job_id ?? null;
+      let nextAttemptMs = record.next_attempt_ms ?? null;
+      if (waiting && retryAfterMs !== null) {
+        if (jobId) this.scheduler.cancel(tx, jobId);
+        nextAttemptMs = Math.max(nowMs + 1, Math.min(nowMs + retryAfterMs, record.sent_ms + this.policy.lifetimeMs));
+        jobId = this.scheduler.schedule(tx, nextAttemptMs, OUTBOUND_ATTEMPT_JOB, { message_id: messageId });
+      }
       const accepted = states.filter((state) => state.state === 'sent').map((state) => state.address);
       const rejected = states.filter((state) => state.state === 'failed').map((state) => state.address);
       const newlySent = states.filter((state) => state.state === 'sent' && results.get(state.address)?.state === 'sent').map((state) => state.address);
@@ -229,8 +238,8 @@ export class OutboundDelivery {
         accepted,
         rejected,
         error: lastError ?? null,
-        next_attempt_ms: waiting ? (record.next_attempt_ms ?? null) : null,
-        job_id: waiting ? (record.job_id ?? null) : null,
+        next_attempt_ms: waiting ? nextAttemptMs : null,
+        job_id: waiting ? jobId : null,
         bounce_ids: [...(record.bounce_ids ?? []), ...bounceIds],
       });
       if (newlySent.length > 0) this.events.append(tx, { type: 'email.outbound', agent_id: record.owner, data: { message_id: messageId, recipients: newlySent } });

@@ -59,11 +59,14 @@ export interface TransportOutcome {
 export class MailTransportError extends Error {
   /** The SMTP reply code (421, 451, 550, 554, ...), or null when the next hop never answered. */
   readonly replyCode: number | null;
+  /** How long the next hop asked to wait before the next attempt, ms (otherwise the queue's backoff applies). */
+  readonly retryAfterMs: number | null;
 
-  constructor(replyCode: number | null, message: string) {
+  constructor(replyCode: number | null, message: string, retryAfterMs: number | null = null) {
     super(message);
     this.name = 'MailTransportError';
     this.replyCode = replyCode;
+    this.retryAfterMs = retryAfterMs;
   }
 
   /** Whether the failure is temporary (4xx, or no reply at all) and worth another attempt. */

@@ -3,6 +3,7 @@ import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
 import type { ServiceEvent } from '../ports/event-log.js';
 import { HttpClient } from '../ports/http-client.js';
+import { Faults } from '../ports/faults.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
@@ -75,6 +76,7 @@ export class WebhookDeliveries {
     @inject(WebhookService) private readonly webhooks: WebhookService,
     @inject(WebhookPayloads) private readonly payloads: WebhookPayloads,
     @inject(UrlGuard) private readonly guard: UrlGuard,
+    @inject(Faults) private readonly faults: Faults,
   ) {}
 
   /**
@@ -197,7 +199,7 @@ export class WebhookDeliveries {
     const endpoint = this.webhooks.endpoint(this.store.view, delivery.webhook_id);
     const event = this.store.view.get<StoredWebhookEvent>(WEBHOOK_EVENTS, delivery.event_id);
     if (!endpoint || !event) return;
-    const status = await this.post(endpoint, event.body, attempt);
+    const status = await this.post(endpoint, event.body, attempt, delivery);
     if (generation !== this.generation) return;
     await this.store.transaction((tx) => this.record(tx, deliveryId, attempt, status));
   }
@@ -215,8 +217,20 @@ export class WebhookDeliveries {
     }
   }
 
-  /** POSTs one signed delivery; answers the HTTP status, or null when no answer came. */
-  private post(endpoint: Endpoint, body: string, attempt: number): Promise<number | null> {
+  /**
+   * POSTs one signed delivery; answers the HTTP status, or null when no answer came. A
+   * `webhook.deliver` fault stands in for the receiver: `fail` answers its status (500 unless the
+   * fault says otherwise), `drop` never answers (a timeout), `delay` answers after
+   * `delay_seconds`, which past the delivery timeout is a timeout too.
+   */
+  private async post(endpoint: Endpoint, body: string, attempt: number, delivery: StoredDelivery): Promise<number | null> {
+    const struck = await this.faults.strikeNow('webhook.deliver', {
+      agent_id: endpoint.owner,
+      fields: { delivery_id: delivery.delivery_id, webhook_id: delivery.webhook_id, event_id: delivery.event_id, type: delivery.type, url: endpoint.url, attempt },
+    });
+    if (struck?.effect === 'fail') return Number(struck.error_code ?? '500');
+    if (struck?.effect === 'drop') return null;
+    if (struck?.effect === 'delay' && struck.delay_ms >= this.config.timeoutMs) return null;
     return this.withSlot(() => this.send(endpoint, body, attempt));
   }
 

@@ -4,7 +4,8 @@ import type { EventLog, NewEvent, ServiceEvent } from '../../core/ports/event-lo
 import { Store, type StoreTransaction } from '../../core/ports/store.js';
 import { toIso } from '../../core/shared/time.js';
 
-const EVENTS = 'events';
+/** The collection that holds the event log. */
+export const EVENTS = 'events';
 const PARTITION = '';
 /** Expired events each append removes at most, so retention costs O(1) per event. */
 const SWEEP_PER_APPEND = 2;

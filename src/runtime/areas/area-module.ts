@@ -29,8 +29,8 @@ export interface AreaModule<
 > {
   /** The area's name, which is also its `AgentClient` namespace (`client.wallet`). */
   name: Name;
-  /** Its agent-facing routes (`/v1`), keyed by the route id's action. */
-  routes: Routes;
+  /** Its agent-facing routes (`/v1`), keyed by the route id's action (none for a control-plane-only area such as faults). */
+  routes?: Routes;
   /** Its control-plane routes (`/_sim`, ids `sim.<action>`, actions unique across areas). */
   simRoutes?: SimRoutes;
   /** Fields it adds to the body of `POST /_sim/agents`, read back in its `onAgentCreated` hook. */
@@ -83,7 +83,7 @@ export type AreaEdge =
  * Declares an area module keeping its literal types (route tables, creation fields), from which
  * the clients and the agent-creation body are typed.
  */
-export function defineArea<const Name extends string, Routes extends RouteTable, SimRoutes extends RouteTable = {}, CreationFields extends z.ZodRawShape = {}>(
+export function defineArea<const Name extends string, Routes extends RouteTable = never, SimRoutes extends RouteTable = {}, CreationFields extends z.ZodRawShape = {}>(
   area: AreaModule<Name, Routes, SimRoutes, CreationFields>,
 ): AreaModule<Name, Routes, SimRoutes, CreationFields> {
   return area;

@@ -11,7 +11,7 @@ import type { AreaContext, AreaModule } from './area-module.js';
 export function startAreas(areas: readonly AreaModule[], context: AreaContext): BoundRoute[] {
   return areas.flatMap((area) => {
     const bound = area.start(context);
-    const declared = new Set([...Object.values(area.routes), ...Object.values(area.simRoutes ?? {})].map((route) => route.id));
+    const declared = new Set([...Object.values(area.routes ?? {}), ...Object.values(area.simRoutes ?? {})].map((route) => route.id));
     const given = new Set(bound.map((route) => route.definition.id));
     const unbound = [...declared].filter((id) => !given.has(id));
     const undeclared = [...given].filter((id) => !declared.has(id));

@@ -1,0 +1,94 @@
+import type { FaultChoice, Faults } from '../../core/ports/faults.js';
+import type { PageQuery, PageResult, Store, StoreTransaction } from '../../core/ports/store.js';
+import { FAULTS } from '../../core/faults/fault.service.js';
+import { EVENTS } from '../../providers/events/store-event-log.js';
+import { currentRequest } from './request-context.js';
+
+/** Thrown inside a transaction to roll it back when a `persistence.write` fault hits it. */
+class InjectedWriteFailure extends Error {
+  constructor(readonly choice: FaultChoice) {
+    super('injected persistence.write fault');
+  }
+}
+
+/**
+ * Collections a fault's own book-keeping writes (its hit and its event): a transaction that
+ * writes nothing else is not the request's write, so it never draws `persistence.write`.
+ */
+const BOOKKEEPING = new Set([FAULTS, EVENTS]);
+
+/** A transaction that notes whether it wrote any of the request's own state. */
+class NotingTransaction implements StoreTransaction {
+  wrote = false;
+  constructor(private readonly inner: StoreTransaction) {}
+  get<T>(collection: string, id: string): T | undefined {
+    return this.inner.get<T>(collection, id);
+  }
+  page<T>(collection: string, query: PageQuery): PageResult<T> {
+    return this.inner.page<T>(collection, query);
+  }
+  all<T>(collection: string): T[] {
+    return this.inner.all<T>(collection);
+  }
+  count(collection: string, partition?: string): number {
+    return this.inner.count(collection, partition);
+  }
+  lastPosition(collection: string): number {
+    return this.inner.lastPosition(collection);
+  }
+  insert<T>(collection: string, id: string, record: T, partition?: string): void {
+    if (!BOOKKEEPING.has(collection)) this.wrote = true;
+    this.inner.insert(collection, id, record, partition);
+  }
+  update<T>(collection: string, id: string, record: T): void {
+    if (!BOOKKEEPING.has(collection)) this.wrote = true;
+    this.inner.update(collection, id, record);
+  }
+  remove(collection: string, id: string): boolean {
+    if (!BOOKKEEPING.has(collection)) this.wrote = true;
+    return this.inner.remove(collection, id);
+  }
+  afterCommit(callback: () => void): void {
+    this.inner.afterCommit(callback);
+  }
+  afterApply(callback: () => void): void {
+    this.inner.afterApply(callback);
+  }
+}
+
+/**
+ * The store as requests see it when `persistence.write` faults exist: the first transaction of an
+ * API request that writes anything draws the request's fault once; when it hits, the transaction
+ * is rolled back (nothing of the request was applied before it, so the state is exactly as it
+ * was), the hit and its `fault.injected` event are recorded on their own, and the request fails
+ * as a store whose commit failed would make it fail: 500 internal_error. Without an armed fault,
+ * or outside a request (the control plane, clock jobs), every call goes straight through. Laid
+ * over the store with `overlay`, which keeps everything else.
+ */
+export class FaultingStore implements Pick<Store, 'transaction'> {
+  constructor(
+    private readonly inner: Store,
+    private readonly faults: () => Faults,
+  ) {}
+
+  async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
+    const request = currentRequest();
+    if (!request || request.persistenceDecided || !this.faults().armed(this.inner.view, 'persistence.write')) return this.inner.transaction(fn);
+    try {
+      return await this.inner.transaction((tx) => {
+        const noting = new NotingTransaction(tx);
+        const result = fn(noting);
+        if (noting.wrote && !request.persistenceDecided) {
+          request.persistenceDecided = true;
+          const choice = this.faults().choose(tx, 'persistence.write', { agent_id: request.agent_id, fields: { route: request.route } });
+          if (choice) throw new InjectedWriteFailure(choice);
+        }
+        return result;
+      });
+    } catch (error) {
+      if (!(error instanceof InjectedWriteFailure)) throw error;
+      await this.faults().record(error.choice);
+      throw new Error(`the write to the store failed (injected fault ${error.choice.struck.fault_id})`);
+    }
+  }
+}
