@@ -8,9 +8,11 @@
  *
  *   agent-services scenario run examples/scenarios/chaos.ts --seed 7 --report chaos.html
  *
- * In your own project import from 'agent-services' instead of '../../src/index.js'.
+ * In your own project import everything from 'agent-services' (here the scenario modules take
+ * defineScenario from its own light module, so loading them does not transpile the whole source).
  */
-import { defineScenario, type WorldContext } from '../../src/index.js';
+import { defineScenario } from '../../src/scenario/define-scenario.js';
+import type { WorldContext } from '../../src/index.js';
 import { moneyIsConserved, type MoneyWorld } from './money.js';
 import { clearPaymentFaults, failNextPayments, failPaymentsTo } from './payment-faults.js';
 import { traderPolicy, traderState } from './trader.js';

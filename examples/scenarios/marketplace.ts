@@ -6,9 +6,10 @@
  *
  *   agent-services scenario run examples/scenarios/marketplace.ts --agents 1000 --duration 24h
  *
- * In your own project import from 'agent-services' instead of '../../src/index.js'.
+ * In your own project import everything from 'agent-services' (here the scenario modules take
+ * defineScenario from its own light module, so loading them does not transpile the whole source).
  */
-import { defineScenario } from '../../src/index.js';
+import { defineScenario } from '../../src/scenario/define-scenario.js';
 import { traderPolicy, traderState } from './trader.js';
 import { moneyIsConserved, type MoneyWorld } from './money.js';
 

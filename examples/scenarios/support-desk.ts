@@ -5,9 +5,11 @@
  *
  *   agent-services scenario run examples/scenarios/support-desk.ts --report support.html
  *
- * In your own project import from 'agent-services' instead of '../../src/index.js'.
+ * In your own project import everything from 'agent-services' (here the scenario modules take
+ * defineScenario from its own light module, so loading them does not transpile the whole source).
  */
-import { defineScenario, type PolicyContext, type ScenarioEvent, type WorldContext } from '../../src/index.js';
+import { defineScenario } from '../../src/scenario/define-scenario.js';
+import type { PolicyContext, ScenarioEvent, WorldContext } from '../../src/index.js';
 import { newMail } from './trader.js';
 
 /** The knowledge base every desk agent starts with. */

@@ -32,6 +32,9 @@ export interface MetricsData {
   money: MoneySample[];
 }
 
+/** Control-plane routes that add a fault rule. */
+const FAULT_ROUTES = new Set(['sim.addWalletFailure', 'sim.addFault']);
+
 /** SMS statuses that start a message's life: the send itself. */
 const SMS_SENT = new Set(['queued']);
 
@@ -60,9 +63,10 @@ export class RunMetrics {
     };
   }
 
-  /** Counts one call (errors by code). */
+  /** Counts one call (errors by code, fault rules the scenario added). */
   call(call: CallRecord, atMs: number): void {
     this.calls += 1;
+    if (FAULT_ROUTES.has(call.route) && !call.error) this.bump(this.data.failures, 'fault rule added', atMs);
     if (call.error) {
       const kind = `api ${call.error.code}`;
       this.errorTotals.set(call.error.code, (this.errorTotals.get(call.error.code) ?? 0) + 1);
