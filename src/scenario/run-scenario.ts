@@ -124,8 +124,14 @@ export async function runScenario(definition: ScenarioDefinition, options: RunOp
   if (stepMs > durationMs) throw new RangeError(`the step (${definition.step ?? DEFAULT_STEP}) is longer than the duration (${duration})`);
   const steps = Math.ceil(durationMs / stepMs);
 
-  const runtime = await createRuntimeCore({ seed });
   const trace = new TraceWriter(options.tracePath);
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntimeCore({ seed });
+  } catch (error) {
+    trace.finish();
+    throw error;
+  }
   try {
     return await new Run(runtime, trace, definition, { seed, count, duration, durationMs, stepMs, steps }, options.onStep).go();
   } finally {
@@ -191,14 +197,11 @@ class Run {
     const worldAgents = this.clientsFor('world');
     const invariantSim = this.simClient('invariant');
     const invariantAgents = this.clientsFor('invariant');
-    let worldEvents = this.drainEvents();
     const setup = this.definition.world?.setup;
     if (setup) {
-      await setup(this.worldContext(worldSim, worldAgents, this.worldRandom, worldEvents));
+      await setup(this.worldContext(worldSim, worldAgents, this.worldRandom, this.takeEvents('world')));
       this.refreshNow();
-      worldEvents = this.drainEvents();
     }
-    let invariantEvents = worldEvents;
     let broken: BrokenInvariant | null = null;
     await this.sampleMoney();
 
@@ -209,17 +212,15 @@ class Run {
       await this.runtime.sim.advance({ seconds: move / 1000 });
       this.refreshNow();
       this.trace.write({ k: 'step', step: this.step, at: this.now() });
-      const due = this.drainEvents();
+      // What fell due while the clock moved (deliveries, confirmations) comes before the step's calls.
+      this.drainEvents();
       const hook = this.definition.world?.step;
       if (hook) {
-        await hook(this.worldContext(worldSim, worldAgents, this.worldRandom, due));
+        await hook(this.worldContext(worldSim, worldAgents, this.worldRandom, this.takeEvents('world')));
         this.refreshNow();
-        worldEvents = this.drainEvents();
       }
       for (const index of this.orderRandom.shuffle(ids)) await this.runPolicy(this.agents[index]!);
-      const stepEvents = this.drainEvents();
-      invariantEvents = [...due, ...(hook ? worldEvents : []), ...stepEvents];
-      broken = await this.checkInvariants(invariantSim, invariantAgents, invariantEvents);
+      broken = await this.checkInvariants(invariantSim, invariantAgents, this.takeEvents('invariants'));
       if (this.step % sampleEvery === 0 || this.step === plan.steps || broken) await this.sampleMoney();
       this.onStep?.({ step: this.step, steps: plan.steps, now: this.now(), agentSteps: this.agentSteps, calls: this.metrics.calls, events: this.lastSeq });
       if (broken) break;
@@ -289,6 +290,8 @@ class Run {
     const { resultJson, ...rest } = call;
     if (resultJson === undefined) this.trace.write({ k: 'call', ...rest });
     else this.trace.writeLine(`${JSON.stringify({ k: 'call', ...rest }).slice(0, -1)},"result":${resultJson}}`);
+    // The events the call appended follow it in the trace.
+    this.drainEvents();
   };
 
   private simClient(caller: string): SimClient {
@@ -391,18 +394,29 @@ class Run {
     return null;
   }
 
-  /** Writes the events appended since the last call into the trace and answers them. */
-  private drainEvents(): ScenarioEvent[] {
-    const drained: ScenarioEvent[] = [];
+  /** Events drained but not yet handed to the world's hooks, and to the invariants. */
+  private readonly unseen: Record<'world' | 'invariants', ScenarioEvent[]> = { world: [], invariants: [] };
+
+  /** The events appended since `who` was last handed events (the trace gets them as they are read). */
+  private takeEvents(who: 'world' | 'invariants'): ScenarioEvent[] {
+    this.drainEvents();
+    const taken = this.unseen[who];
+    this.unseen[who] = [];
+    return taken;
+  }
+
+  /** Writes the events appended since the last call into the trace and keeps them for the hooks. */
+  private drainEvents(): void {
     for (;;) {
       const page = this.runtime.sim.events(this.lastSeq, EVENT_PAGE);
       for (const event of page.events as ScenarioEvent[]) {
         this.lastSeq = event.seq;
         this.metrics.event(event);
         this.trace.write({ k: 'event', ...event });
-        drained.push(event);
+        this.unseen.world.push(event);
+        this.unseen.invariants.push(event);
       }
-      if (!page.has_more) return drained;
+      if (!page.has_more) return;
     }
   }
 

@@ -77,6 +77,12 @@ describe('runScenario', () => {
     expect(send).toMatchObject({ status: 201, input: { body: { amount: '0.01', asset: 'usd' } }, result: { status: 'confirmed' } });
     expect(calls.find((call) => call.route === 'sim.walletLedger')).toMatchObject({ caller: 'invariant' });
     expect(lines.filter((line) => line.k === 'event')).toHaveLength(result.events);
+    // The events a call appended follow it: a book transfer's two history records.
+    const at = lines.indexOf(send!);
+    expect(lines.slice(at + 1, at + 3).map((line) => [line.k, line.type])).toEqual([
+      ['event', 'wallet.transaction.created'],
+      ['event', 'wallet.transaction.created'],
+    ]);
     expect(lines.at(-1)).toMatchObject({ k: 'end', steps_run: 3, agent_steps: 9, broken: null });
   });
 
@@ -140,7 +146,9 @@ describe('runScenario', () => {
       },
     });
     await runScenario(watcher, { seed: 3 });
-    expect(seen).toEqual(['world 1: 0', 'invariant 1: 2', 'world 2: 0', 'invariant 2: 2']);
+    // The world's first call sees the agents' creation (agent.created and credential.issued, two
+    // each); later calls see what happened since: the agents' updates of the step before.
+    expect(seen).toEqual(['world 1: 4', 'invariant 1: 2', 'world 2: 2', 'invariant 2: 2']);
     const again: Record<string, number[]> = { ...draws };
     for (const key of Object.keys(draws)) delete draws[key];
     await runScenario(watcher, { seed: 3, agents: 1 });
