@@ -16,9 +16,10 @@ const ALLOWED = {
   mcp: ['core', 'runtime', 'http', 'index', 'mcp'],
   dashboard: ['core', 'runtime', 'dashboard'],
   testing: ['core', 'runtime', 'http', 'providers', 'index', 'testing'],
-  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'mcp', 'cli', 'index'],
+  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'mcp', 'cli', 'index', 'scenario'],
   conformance: ['core', 'conformance', 'http', 'runtime', 'index'],
-  index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp', 'mcp', 'dashboard'],
+  index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp', 'mcp', 'dashboard', 'scenario'],
+  scenario: ['core', 'sim', 'runtime', 'scenario'],
 };
 // Libraries core and sim may use: pure and deterministic (validation, parsing, hashing, DI).
 // Anything with I/O, native or WebAssembly state (tokenizers, indexes, mail, HTTP) sits behind a

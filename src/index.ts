@@ -94,3 +94,4 @@ export type { BrowserOptions } from './core/browser/browser-config.js';
 export type { Browser, BrowserInstance, BrowserLaunchRequest, CdpChannel, Screenshot, Viewport } from './core/ports/browser.js';
 export { SimulatedBrowser, type PageLoader, type PageRequest, type PageResponse } from './providers/browser/sim-browser.js';
 export { pageLoader } from './providers/browser/page-loaders.js';
+export * from './scenario/index.js';

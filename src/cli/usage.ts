@@ -5,7 +5,8 @@ export const USAGE = `Usage: agent-services <command>
 
 Commands:
   serve    run the HTTP server (agent-services serve --help)
-  mcp      serve the API's tools over MCP on stdio (agent-services mcp --help)`;
+  mcp      serve the API's tools over MCP on stdio (agent-services mcp --help)
+  scenario run a scenario file on a simulated world (agent-services scenario --help)`;
 
 /** Help text of `agent-services serve`. */
 export const SERVE_USAGE = `Usage: agent-services serve [options]
@@ -39,3 +40,19 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        simulated), chromium or simulated
   --chromium PATH      the Chromium binary (default: /usr/bin/chromium or chromium on PATH)
   --demo               create a demo agent and print its API key and a curl line`;
+
+/** Help text of `agent-services scenario`. */
+export const SCENARIO_USAGE = `Usage: agent-services scenario run FILE [options]
+
+Runs a scenario module (export default defineScenario({...}); .js, .mjs, or .ts with tsx
+installed) on a fresh simulated world: step by step the clock moves, every agent's policy
+runs and every invariant is checked. Prints a summary and the SHA-256 of the trace; the same
+file and seed give the same trace byte for byte. Exit code 1 when an invariant broke (with
+the seed, the step and the command that replays it), 2 on a usage error.
+
+  --seed N           seed of the world and of every random stream (default: the scenario's, else 0)
+  --agents N         number of agents (default: the scenario's)
+  --duration D       service time to cover: 24h, 90m, 3600s, 2d (default: the scenario's)
+  --report FILE      write an HTML report (self-contained, opens offline) with plots over
+                     service time: money per asset, messages and SMS, events, failures and faults
+  --trace FILE       write the JSONL trace of every call and event (it is hashed either way)`;
