@@ -15,7 +15,7 @@ const ALLOWED = {
   smtp: ['core', 'runtime', 'smtp'],
   mcp: ['core', 'runtime', 'http', 'index', 'mcp'],
   testing: ['core', 'runtime', 'http', 'providers', 'index', 'testing'],
-  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'mcp', 'cli', 'index'],
+  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'mcp', 'cli', 'index', 'conformance'],
   conformance: ['core', 'conformance', 'http', 'runtime', 'index'],
   index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp', 'mcp'],
 };

@@ -146,6 +146,7 @@ export async function moneyConservation(context: CheckContext): Promise<void> {
         const model: Model = { balances: agents.map(() => ({ ...OPENING })), fees: new Map() };
         await fc.asyncModelRun(() => ({ model, real: { agents } }), commands);
       }),
+      'shrunk calls',
     );
   } finally {
     activeContext = undefined;

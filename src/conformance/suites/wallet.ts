@@ -66,10 +66,11 @@ export const WALLET_CHECKS: CheckDefinition[] = [
       });
       check(before.length >= 23, `the history lists ${before.length} records after 23 fundings`);
       let extra = 0;
+      let largest = 0;
       const seen = await walkPages(
         async (cursor) => {
           const page = await owner.client.wallet.listTransactions({ limit: 4, ...(cursor ? { cursor } : {}) });
-          check(page.transactions.length <= 4, `a page of limit 4 held ${page.transactions.length} records`);
+          largest = Math.max(largest, page.transactions.length);
           return { items: page.transactions.map((record) => record.id), next: page.next_cursor };
         },
         async () => {
@@ -77,6 +78,7 @@ export const WALLET_CHECKS: CheckDefinition[] = [
         },
       );
       checkWalk('GET /v1/wallet/transactions?limit=4', before, seen);
+      check(largest <= 4, `a page of limit 4 held ${largest} records`);
     },
   },
   {
@@ -144,7 +146,7 @@ export const WALLET_CHECKS: CheckDefinition[] = [
     run: async ({ agent, target }) => {
       const faults = (await target.control.faults())!;
       const payer = await agent({ balances: { usdc: '10' } });
-      const fault = await faults.add({ target: 'chain.submit', effect: 'fail', count: 1, match: { to: EXTERNAL.solana } });
+      const fault = await faults.add({ target: 'chain.submit', effect: 'fail', count: 1 });
       try {
         check(typeof fault.fault_id === 'string', `POST /_sim/faults answered no fault_id: ${JSON.stringify(fault)}`);
         const sent = await payer.client.wallet.send({ to: EXTERNAL.solana, amount: '4', asset: 'usdc' });
