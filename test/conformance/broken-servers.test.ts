@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceCommand } from '../../src/cli/conformance-command.js';
 import { createRuntime, serve, type RunningServer, type Runtime } from '../../src/index.js';
 import { CONFORMANCE_RUNTIME } from './targets.js';
-import { dropReplayedHeader, leakMessages, payment402As400, repeatAcrossPages, startMutatingProxy, type Mutator, type RunningProxy } from './mutating-proxy.js';
+import { dropReplayedHeader, faultsOverWalletFailures, leakMessages, payment402As400, repeatAcrossPages, startMutatingProxy, type Mutator, type RunningProxy } from './mutating-proxy.js';
 
 interface JsonReport {
   summary: { passed: number; failed: number; skipped: number };
@@ -55,6 +55,13 @@ describe('agent-services conformance against broken servers', () => {
     expect(code).toBe(0);
     expect(report.summary.passed).toBeGreaterThan(15);
     for (const check of report.checks.filter((item) => item.status === 'skipped')) expect(check.message).toMatch(/\/_sim\/faults/);
+  });
+
+  it('runs the fault checks instead of skipping them when the target has /_sim/faults', async () => {
+    const { code, report } = await conformance(await behind(faultsOverWalletFailures), 'wallet');
+    expect(failedNames(report)).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.checks.find((check) => check.name.startsWith('a chain.submit fault'))?.status).toBe('passed');
   });
 
   it('fails when a 402 is answered as a 400, naming the broken checks, with the seed, shrunk calls and replay command of the property', async () => {

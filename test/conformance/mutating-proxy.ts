@@ -126,3 +126,25 @@ export function leakMessages(): Mutator {
     return response;
   };
 }
+
+/**
+ * Serves a minimal `/_sim/faults` (only `chain.submit` with effect `fail`) on top of the wallet's
+ * `/_sim/wallet/failures`, so the tests can show that fault checks run, rather than skip, when a
+ * target has the fault language.
+ */
+export const faultsOverWalletFailures: Mutator = async (request, forward) => {
+  const url = new URL(request.url);
+  if (!url.pathname.startsWith('/_sim/faults')) return forward(request);
+  const upstream = `${url.origin}/_sim/wallet/failures`;
+  const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  if (request.method === 'GET') return json({ faults: [] }, 200);
+  if (request.method === 'DELETE') {
+    await (await forward(new Request(upstream, { method: 'DELETE' }))).arrayBuffer();
+    return new Response(null, { status: 204 });
+  }
+  const rule = (await request.json()) as { target: string; effect: string };
+  if (rule.target !== 'chain.submit' || rule.effect !== 'fail') return json({ error: { code: 'invalid_request', message: 'this shim knows chain.submit fail only', param: 'target' } }, 400);
+  const created = await forward(new Request(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ next: true }) }));
+  const body = (await created.json()) as { rule_id: string };
+  return json({ fault_id: body.rule_id, ...rule }, 201);
+};
