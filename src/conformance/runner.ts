@@ -71,6 +71,7 @@ async function missingNeed(check: CheckDefinition, target: ConformanceTarget): P
   for (const need of check.needs ?? []) {
     if (need === 'raw' && !target.fetch) return 'needs raw HTTP access to read headers; this target is an in-process client';
     if (need === 'faults' && !(await target.control.faults())) return 'needs the fault language: the target has no /_sim/faults';
+    if (need === 'receiver' && !target.reachesLoopback) return 'needs a webhook receiver the target can reach: the target is not on this machine';
   }
   return undefined;
 }

@@ -53,6 +53,8 @@ export interface ConformanceTarget {
   fetch?: RawFetch;
   /** How to reach the target, for the replay command (e.g. its base URL). */
   description?: string;
+  /** Whether the target can reach HTTP servers on this machine's 127.0.0.1 (webhook delivery checks). */
+  reachesLoopback?: boolean;
 }
 
 /** `Authorization: Bearer` for the admin token, when there is one. */
@@ -132,5 +134,6 @@ export function httpTarget(options: HttpTargetOptions): ConformanceTarget {
     control: controlPlaneOf(sim, raw, options.adminToken),
     fetch: raw,
     description: baseUrl,
+    reachesLoopback: ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(baseUrl).hostname),
   };
 }

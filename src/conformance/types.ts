@@ -6,8 +6,11 @@ export const AREAS = ['service', 'identity', 'wallet', 'email', 'memory', 'phone
 /** One area of the suite (`--only` takes these names). */
 export type Area = (typeof AREAS)[number];
 
-/** A capability a check needs beyond `/v1` and the core control plane; a target without it skips the check. */
-export type Need = 'raw' | 'faults';
+/**
+ * A capability a check needs beyond `/v1` and the core control plane; a target without it skips the
+ * check: `raw` HTTP access, the fault language, a webhook `receiver` on this machine the target can reach.
+ */
+export type Need = 'raw' | 'faults' | 'receiver';
 
 /** One check of the suite, written once against {@link ConformanceTarget}. */
 export interface CheckDefinition {

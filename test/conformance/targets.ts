@@ -22,7 +22,7 @@ export async function openConformanceWorld(kind: TransportKind, options: Runtime
   const world = await openWorld(kind, options);
   if (kind === 'in-process') {
     const raw = (path: string, init?: RequestInit) => world.runtime.fetch(new Request(IN_PROCESS_BASE_URL + path, init));
-    return { world, target: { agent: (key) => world.agent(key), control: controlPlaneOf(world.sim, raw), fetch: raw, description: 'in-process' } };
+    return { world, target: { agent: (key) => world.agent(key), control: controlPlaneOf(world.sim, raw), fetch: raw, description: 'in-process', reachesLoopback: true } };
   }
   const fetchVia = kind === 'fetch' ? { fetch: (request: Request) => world.runtime.fetch(request) } : {};
   return { world, target: httpTarget({ baseUrl: world.baseUrl, ...fetchVia }) };
