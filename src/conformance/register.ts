@@ -4,8 +4,8 @@ import type { ConformanceTarget } from './target.js';
 /** The part of a test runner the suite registers on (vitest, jest, mocha, node:test all fit). */
 export interface TestRunner {
   describe(name: string, body: () => void): void;
-  /** The test body may receive the runner's context; a `skip(note)` on it reports a skipped check. */
-  it(name: string, body: (context?: any) => Promise<void>): void;
+  /** The test body may receive the runner's context; a `skip(note)` on it reports a skipped check. The third argument is a time limit in ms (vitest, jest). */
+  it(name: string, body: (context?: any) => Promise<void>, timeout?: number): void;
   /** When given, `close` of the options runs after the suite. */
   afterAll?(body: () => Promise<void> | void): void;
 }
@@ -18,6 +18,8 @@ export interface RegisterOptions extends Omit<RunOptions, 'onResult'> {
   close?: () => Promise<void> | void;
   /** Name of the outer `describe` (default `conformance`). */
   title?: string;
+  /** Time limit per check in ms, passed as `it`'s third argument (default: the runner's). */
+  timeoutMs?: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export function registerConformance(runner: TestRunner, options: RegisterOptions
               if (typeof context?.skip === 'function') context.skip(result.message);
               else console.log(`skipped: ${check.area} ${check.name}: ${result.message}`);
             }
-          });
+          }, options.timeoutMs);
         }
       });
     }

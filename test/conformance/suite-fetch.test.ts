@@ -12,6 +12,7 @@ registerConformance(
     title: 'conformance (fetch)',
     seed: 20261123,
     runs: 3,
+    timeoutMs: 120_000,
     target: async () => (await (opened = openConformanceWorld('fetch'))).target,
     close: async () => (await opened)?.world.close(),
   },

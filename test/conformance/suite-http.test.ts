@@ -12,6 +12,7 @@ registerConformance(
     title: 'conformance (http)',
     seed: 20261123,
     runs: 3,
+    timeoutMs: 120_000,
     target: async () => (await (opened = openConformanceWorld('http'))).target,
     close: async () => (await opened)?.world.close(),
   },

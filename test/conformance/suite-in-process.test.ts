@@ -12,6 +12,7 @@ registerConformance(
     title: 'conformance (in-process)',
     seed: 20261123,
     runs: 3,
+    timeoutMs: 120_000,
     target: async () => (await (opened = openConformanceWorld('in-process'))).target,
     close: async () => (await opened)?.world.close(),
   },

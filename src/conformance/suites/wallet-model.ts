@@ -4,6 +4,7 @@ import type { WalletAsset, WalletBalance } from '../../core/wallet/wallet.schema
 import type { ConformanceAgent } from '../agents.js';
 import { check, CheckFailure } from '../assert.js';
 import { checkProperty } from '../property.js';
+import type { ControlPlane } from '../target.js';
 import type { CheckContext } from '../types.js';
 import { EXTERNAL, fromMinor, toMinor } from './shared.js';
 
@@ -25,6 +26,7 @@ interface Model {
 
 interface Real {
   agents: ConformanceAgent[];
+  control: ControlPlane;
 }
 
 /** Every balance of every agent equals the model and none is negative. */
@@ -97,7 +99,7 @@ class Fund implements Command {
   constructor(readonly agent: number, readonly asset: Asset, readonly amount: bigint) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
-    await fundVia(real, this.agent, this.asset, this.amount);
+    await real.control.fund({ handle: real.agents[this.agent]!.handle, asset: this.asset, amount: fromMinor(this.amount, this.asset) });
     model.balances[this.agent]![this.asset] += this.amount;
     await compare(model, real, this.toString());
   }
@@ -109,16 +111,11 @@ class Advance implements Command {
   constructor(readonly seconds: number) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
-    await advanceVia(this.seconds);
+    await real.control.advanceClock(this.seconds);
     await compare(model, real, this.toString());
   }
   toString = () => `control.advanceClock(${this.seconds})`;
 }
-
-// The control plane of the running check, set for the duration of one property (checks run one at a time).
-let activeContext: CheckContext | undefined;
-const fundVia = (real: Real, agent: number, asset: Asset, amount: bigint) => activeContext!.target.control.fund({ handle: real.agents[agent]!.handle, asset, amount: fromMinor(amount, asset) });
-const advanceVia = (seconds: number) => activeContext!.target.control.advanceClock(seconds);
 
 const asset = fc.constantFrom(...ASSETS);
 const agentIndex = fc.integer({ min: 0, max: LABELS.length - 1 });
@@ -136,19 +133,14 @@ const COMMANDS = [
  * sequence of calls that still breaks it.
  */
 export async function moneyConservation(context: CheckContext): Promise<void> {
-  activeContext = context;
-  try {
-    const opening = Object.fromEntries(ASSETS.map((of) => [of, fromMinor(OPENING[of], of)]));
-    await checkProperty(
-      context,
-      fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: 12 }), async (commands) => {
-        const agents = await Promise.all(LABELS.map(() => context.agent({ balances: opening })));
-        const model: Model = { balances: agents.map(() => ({ ...OPENING })), fees: new Map() };
-        await fc.asyncModelRun(() => ({ model, real: { agents } }), commands);
-      }),
-      'shrunk calls',
-    );
-  } finally {
-    activeContext = undefined;
-  }
+  const opening = Object.fromEntries(ASSETS.map((of) => [of, fromMinor(OPENING[of], of)]));
+  await checkProperty(
+    context,
+    fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: 12 }), async (commands) => {
+      const agents = await Promise.all(LABELS.map(() => context.agent({ balances: opening })));
+      const model: Model = { balances: agents.map(() => ({ ...OPENING })), fees: new Map() };
+      await fc.asyncModelRun(() => ({ model, real: { agents, control: context.target.control } }), commands);
+    }),
+    'shrunk calls',
+  );
 }
