@@ -25,5 +25,6 @@ export async function openConformanceWorld(kind: TransportKind, options: Runtime
     return { world, target: { agent: (key) => world.agent(key), control: controlPlaneOf(world.sim, raw), fetch: raw, description: 'in-process', reachesLoopback: true } };
   }
   const fetchVia = kind === 'fetch' ? { fetch: (request: Request) => world.runtime.fetch(request) } : {};
-  return { world, target: httpTarget({ baseUrl: world.baseUrl, ...fetchVia }) };
+  // Through runtime.fetch the base URL is a placeholder, but the runtime runs here and reaches 127.0.0.1.
+  return { world, target: { ...httpTarget({ baseUrl: world.baseUrl, ...fetchVia }), reachesLoopback: true } };
 }
