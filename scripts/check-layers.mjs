@@ -16,7 +16,7 @@ const ALLOWED = {
   mcp: ['core', 'runtime', 'http', 'index', 'mcp'],
   dashboard: ['core', 'runtime', 'dashboard'],
   testing: ['core', 'runtime', 'http', 'providers', 'index', 'testing'],
-  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'mcp', 'cli', 'index', 'scenario'],
+  cli: ['core', 'runtime', 'http', 'smtp', 'providers', 'mcp', 'cli', 'index', 'scenario', 'conformance'],
   conformance: ['core', 'conformance', 'http', 'runtime', 'index'],
   index: ['core', 'sim', 'providers', 'runtime', 'http', 'smtp', 'mcp', 'dashboard', 'scenario'],
   scenario: ['core', 'sim', 'runtime', 'scenario'],

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { SERVE_USAGE, USAGE } from './usage.js';
+import { CONFORMANCE_USAGE, SERVE_USAGE, USAGE } from './usage.js';
 
 /**
  * Entry point of the `agent-services` command. Only the help texts are loaded up front; the
@@ -11,6 +11,14 @@ async function main(argv: string[]): Promise<number> {
   const print = (line: string) => process.stdout.write(`${line}\n`);
   if (command === 'mcp') return (await import('./mcp-command.js')).mcpMain(rest, print);
   if (command === 'scenario') return (await import('./scenario-command.js')).scenarioMain(rest, print);
+  if (command === 'conformance') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      print(CONFORMANCE_USAGE);
+      return 0;
+    }
+    const { conformanceCommand } = await import('./conformance-command.js');
+    return conformanceCommand(rest, { write: (text) => process.stdout.write(text), isTerminal: process.stdout.isTTY === true });
+  }
   if (command === 'serve') {
     if (rest.includes('--help') || rest.includes('-h')) {
       print(SERVE_USAGE);

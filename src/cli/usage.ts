@@ -4,9 +4,10 @@
 export const USAGE = `Usage: agent-services <command>
 
 Commands:
-  serve    run the HTTP server (agent-services serve --help)
-  mcp      serve the API's tools over MCP on stdio (agent-services mcp --help)
-  scenario run a scenario file on a simulated world (agent-services scenario --help)`;
+  serve        run the HTTP server (agent-services serve --help)
+  mcp          serve the API's tools over MCP on stdio (agent-services mcp --help)
+  scenario     run a scenario file on a simulated world (agent-services scenario --help)
+  conformance  check any server against the API contract (agent-services conformance --help)`;
 
 /** Help text of `agent-services serve`. */
 export const SERVE_USAGE = `Usage: agent-services serve [options]
@@ -56,3 +57,22 @@ the seed, the step and the command that replays it), 2 on a usage error.
   --report FILE      write an HTML report (self-contained, opens offline) with plots over
                      service time: money per asset, messages and SMS, events, failures and faults
   --trace FILE       write the JSONL trace of every call and event (it is hashed either way)`;
+
+/** Help text of `agent-services conformance`. */
+export const CONFORMANCE_USAGE = `Usage: agent-services conformance --base-url URL [options]
+
+Runs the conformance suite (docs/conformance.md) against a server that speaks /v1 and the /_sim
+control plane; exits 1 when a check fails. Checks that need a control endpoint the server lacks
+(such as /_sim/faults) are reported as skipped with the reason.
+
+  --base-url URL       the server to check, e.g. http://127.0.0.1:8787 (required)
+  --admin-token T      send "Authorization: Bearer T" on /_sim (a server started with --admin-token)
+  --only AREA,...      only these areas: service, identity, wallet, email, memory, phone, compute,
+                       browser, webhooks
+  --seed N             seed of the property checks (default: random, printed); a failure prints
+                       the seed, the shrunk calls and the command that replays it
+  --runs N             fast-check runs per property (default 20)
+  --reporter R         spec (default on a terminal: checks by area and a summary table), tap
+                       (default otherwise), junit (XML for CI systems) or json
+                       ({summary: {passed, failed, skipped}, checks: [{area, name, status,
+                       message?, seed?}]})`;
