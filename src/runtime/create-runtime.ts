@@ -55,6 +55,8 @@ export class Runtime {
   readonly mode: 'simulated' | 'live';
   /** Largest accepted request body in bytes. */
   readonly maxBodyBytes: number;
+  /** Who reaches the control plane: anyone (`open`, simulation), a bearer of the admin token (`token`), or nobody (`hidden`, live without a token). */
+  readonly adminAccess: 'open' | 'token' | 'hidden';
   /** Inbound mail for the agents' mailboxes, for edges such as the SMTP listener. */
   readonly mail: MailInbound;
   private readonly dispatcher: Dispatcher;
@@ -80,6 +82,7 @@ export class Runtime {
     this.dispatcher = parts.dispatcher;
     this.mode = parts.options.mode ?? 'simulated';
     this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
+    this.adminAccess = parts.options.adminToken !== undefined ? 'token' : this.mode === 'simulated' ? 'open' : 'hidden';
     this.mail = parts.mail;
   }
 
