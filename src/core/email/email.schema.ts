@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { atLeastOneOf, intParam, isoDateTime, maxChars, timestamp } from '../shared/schemas.js';
+import { atLeastOneOf, dictionary, intParam, isoDateTime, maxChars, timestamp } from '../shared/schemas.js';
 import { isValidAddress } from './address.js';
 import { isStrictBase64 } from './compose.js';
 
@@ -169,7 +169,7 @@ export const InboundEmailBody = z
     cc: AddressList.nullish(),
     from: EmailAddress.optional(),
     subject: Subject.optional(),
-    headers: z.record(HeaderName, HeaderValue).optional(),
+    headers: dictionary(HeaderName, HeaderValue, 1000).optional(),
     ...bodyFields,
   })
   .superRefine((body, ctx) => {

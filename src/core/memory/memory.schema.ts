@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intParam, timestamp } from '../shared/schemas.js';
+import { dictionary, intParam, timestamp } from '../shared/schemas.js';
 
 /** Most pairs in one metadata object. */
 export const METADATA_MAX_PAIRS = 100;
@@ -9,10 +9,8 @@ export const METADATA_KEY_MAX = 256;
 export const METADATA_VALUE_MAX = 8192;
 
 /** Metadata: string keys and string values only (SPEC.md); a non-string value fails at `metadata.<key>`. */
-export const Metadata = z
-  .record(z.string().min(1).max(METADATA_KEY_MAX), z.string().max(METADATA_VALUE_MAX))
-  .refine((value) => Object.keys(value).length <= METADATA_MAX_PAIRS, { message: `must have at most ${METADATA_MAX_PAIRS} keys` });
-export type Metadata = z.infer<typeof Metadata>;
+export const Metadata = dictionary(z.string().min(1).max(METADATA_KEY_MAX), z.string().max(METADATA_VALUE_MAX), METADATA_MAX_PAIRS);
+export type Metadata = Record<string, string>;
 
 /** Body of `POST /v1/memory`. */
 export const CreateMemoryBody = z.strictObject({

@@ -20,9 +20,10 @@ export function maxChars(max: number): z.ZodString {
  * string. Out of range answers 400 (DECISIONS.md: `limit` is never clamped).
  */
 export function intParam(min: number, max: number) {
+  const error = `expected an integer from ${min} to ${max}`;
   return z.preprocess(
     (value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value),
-    z.number().int().min(min).max(max),
+    z.number({ error }).int({ error }).min(min, { error }).max(max, { error }),
   );
 }
 
@@ -125,4 +126,57 @@ export function atLeastOneOf<S extends z.ZodType<Record<string, unknown>>>(schem
 function describeGiven(body: Record<string, unknown>, keys: readonly string[]): string {
   const present = keys.filter((key) => given(body, key));
   return present.length === 0 ? 'none' : `both ${present.join(' and ')}`;
+}
+
+/** How a value looks in a validation message: JSON for short values, its type otherwise. */
+export function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 64 ? `${text.slice(0, 61)}..."` : text;
+}
+
+/**
+ * An object whose keys the client chooses (memory metadata, filters, headers): every own key is
+ * kept as data, `__proto__`, `constructor` and `prototype` included (DECISIONS.md), which zod's
+ * `record` would drop or turn into a prototype. At most `maxPairs` keys; each key and value
+ * is checked by its schema, and a fault names `<key>`.
+ */
+export function dictionary<V extends z.ZodType<string>>(keySchema: z.ZodType<string>, valueSchema: V, maxPairs: number) {
+  return z
+    .unknown()
+    .transform((input, context) => {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+        context.addIssue({ code: 'custom', message: `expected an object of string values, got ${shown(input)}`, input });
+        return z.NEVER;
+      }
+      const entries = Object.entries(input);
+      if (entries.length > maxPairs) {
+        context.addIssue({ code: 'custom', message: `expected at most ${maxPairs} keys, got ${entries.length}`, input });
+        return z.NEVER;
+      }
+      for (const [key, value] of entries) {
+        const keyCheck = keySchema.safeParse(key);
+        if (!keyCheck.success) {
+          context.addIssue({ code: 'custom', path: [key], message: `key ${shown(key)}: ${keyCheck.error.issues[0]!.message}`, input: key });
+          return z.NEVER;
+        }
+        const valueCheck = valueSchema.safeParse(value);
+        if (!valueCheck.success) {
+          const issue = valueCheck.error.issues[0]!;
+          context.addIssue({ code: 'custom', path: [key], message: issue.code === 'invalid_type' ? `expected a string, got ${shown(value)}` : issue.message, input: value });
+          return z.NEVER;
+        }
+      }
+      // Object.fromEntries defines own data properties, so `__proto__` stays a key, never a prototype.
+      return Object.fromEntries(entries) as Record<string, z.output<V>>;
+    })
+    .meta({
+      type: 'object',
+      maxProperties: maxPairs,
+      propertyNames: z.toJSONSchema(keySchema, { io: 'input' }),
+      additionalProperties: z.toJSONSchema(valueSchema, { io: 'input' }),
+    });
 }
