@@ -13,6 +13,11 @@ import { openData } from './data-file.js';
 
 export { SERVE_USAGE } from './usage.js';
 
+/** An environment variable's value, or undefined when it is unset or empty. */
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
 /** Loads a private Ed25519 JWK (`{kty: "OKP", crv: "Ed25519", d, x}`) for signing credentials. @throws Error naming the file */
 function issuerKeyFromFile(file: string): Ed25519IssuerKeys {
   try {
@@ -22,8 +27,13 @@ function issuerKeyFromFile(file: string): Ed25519IssuerKeys {
   }
 }
 
-/** Parses `serve` arguments into runtime and listen options. @throws Error with a usage message */
-export function parseServeArgs(args: string[]): {
+/**
+ * Parses `serve` arguments into runtime and listen options. `--port` and `--host` fall back on the
+ * `PORT` and `HOST` environment variables (as platforms and `npm start` set them), then on 8787 and
+ * 127.0.0.1.
+ * @throws Error with a usage message
+ */
+export function parseServeArgs(args: string[], env: Readonly<Record<string, string | undefined>> = process.env): {
   runtime: RuntimeOptions;
   host: string;
   port: number;
@@ -36,8 +46,8 @@ export function parseServeArgs(args: string[]): {
     args,
     strict: true,
     options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8787' },
+      host: { type: 'string' },
+      port: { type: 'string' },
       seed: { type: 'string', default: '0' },
       data: { type: 'string' },
       'event-retention': { type: 'string' },
@@ -55,8 +65,11 @@ export function parseServeArgs(args: string[]): {
       chromium: { type: 'string' },
     },
   });
-  const port = Number(values.port);
-  if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
+  const portText = values.port ?? nonEmpty(env.PORT) ?? '8787';
+  const portSource = values.port !== undefined ? '--port' : nonEmpty(env.PORT) !== undefined ? 'PORT' : '--port';
+  const port = Number(portText);
+  if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new Error(`${portSource} must be an integer 0..65535, got "${portText}"`);
+  const host = values.host ?? nonEmpty(env.HOST) ?? '127.0.0.1';
   const browser = values.browser;
   if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
@@ -77,8 +90,8 @@ export function parseServeArgs(args: string[]): {
   };
   const smtpPort = values['smtp-port'];
   if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
-  const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? values.host, port: Number(smtpPort) };
-  return { runtime, host: values.host, port, demo: values.demo, smtp, data: values.data ?? null };
+  const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? host, port: Number(smtpPort) };
+  return { runtime, host, port, demo: values.demo, smtp, data: values.data ?? null };
 }
 
 /** @throws Error naming the flag when `text` is not a duration */
