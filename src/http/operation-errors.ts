@@ -41,8 +41,8 @@ const AREA_ERRORS: Record<string, readonly ErrorCode[]> = {
  */
 export function errorCodesOf(route: RouteDefinition): ErrorCode[] {
   const codes = new Set<ErrorCode>();
-  const takesInput = Boolean(route.params || route.query || route.body || route.upload || route.method === 'POST');
-  if (takesInput) codes.add('invalid_request');
+  // Every operation refuses a bad input: a route without a query schema refuses any query parameter.
+  codes.add('invalid_request');
   if (route.auth !== 'public') codes.add('unauthorized');
   // A path parameter names a resource that may not exist (or be another agent's); the control
   // plane answers 404 when it is hidden (live mode without an admin token).

@@ -76,7 +76,7 @@ export class Dispatcher {
       const context = this.contextOf(definition, request);
       checkUnicode(request, definition);
       const params = definition.params ? parseInput(definition.params, request.params ?? {}) : undefined;
-      const query = definition.query ? parseInput(definition.query, request.query ?? {}) : undefined;
+      const query = definition.query ? parseInput(definition.query, request.query ?? {}) : noQuery(request.query);
       const body = definition.upload
         ? uploadOf(request.body, definition.upload.field)
         : definition.body
@@ -211,6 +211,17 @@ function checkUnicode(request: DispatchRequest, definition: RouteDefinition): vo
     const param = path || undefined;
     throw new ApiError('invalid_request', `${param ? `${param}: ` : ''}expected Unicode text, got a string with an unpaired UTF-16 surrogate`, param);
   }
+}
+
+/**
+ * A route without a query schema takes no query parameters: one it would ignore is refused, as the
+ * OpenAPI document lists none.
+ * @throws ApiError 400 invalid_request on the first parameter
+ */
+function noQuery(query: Record<string, unknown> | undefined): undefined {
+  const name = query ? Object.keys(query)[0] : undefined;
+  if (name !== undefined) throw new ApiError('invalid_request', `${name}: is not a parameter of this request`, name);
+  return undefined;
 }
 
 /** Thrown through an upload handler when its Idempotency-Key replays an earlier answer. */
