@@ -3,8 +3,9 @@ import type { ErrorCode } from '../core/shared/api-error.js';
 
 /**
  * Error codes an operation answers beyond those its shape implies (see {@link errorCodesOf}):
- * what the area's services throw for this route. test/http/openapi-conformance.test.ts checks
- * every error the test suite provokes against the document, so a code missing here fails there.
+ * what the area's services throw for this route. The recorder of the API tests
+ * (test/support/openapi-recorder.ts) checks every answer against the document, so a code missing
+ * here fails the test that provoked it.
  */
 const AREA_ERRORS: Record<string, readonly ErrorCode[]> = {
   'identity.updateProfile': [],
