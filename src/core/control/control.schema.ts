@@ -26,6 +26,7 @@ export const AdvanceClockBody = exactlyOneOf(
     to: isoDateTime.optional(),
   }),
   ['seconds', 'to'],
+  'to',
 ).transform((body): { seconds: number } | { to: string } => (body.to !== undefined ? { to: body.to } : { seconds: body.seconds ?? 0 }));
 export type AdvanceClockBody = z.input<typeof AdvanceClockBody>;
 /** A validated clock move: by seconds or to an instant. */

@@ -97,13 +97,16 @@ function givenSchema(key: string): Record<string, unknown> {
 
 /**
  * An object schema that requires exactly one of `keys` (given = present and not null): enforced
- * as a refinement, documented as `oneOf`. The fault's `param` is the first key.
+ * as a refinement, documented as `oneOf`. The fault's `param` is the first key, or `whenSeveral`
+ * when more than one is given.
  */
-export function exactlyOneOf<S extends z.ZodType<Record<string, unknown>>>(schema: S, keys: readonly string[]): S {
+export function exactlyOneOf<S extends z.ZodType<Record<string, unknown>>>(schema: S, keys: readonly string[], whenSeveral: string = keys[0]!): S {
   return schema
     .superRefine((body, context) => {
-      if (keys.filter((key) => given(body, key)).length !== 1) {
-        context.addIssue({ code: 'custom', path: [keys[0]!], message: `expected exactly one of ${keys.join(' or ')}, got ${describeGiven(body, keys)}` });
+      const count = keys.filter((key) => given(body, key)).length;
+      if (count !== 1) {
+        const param = count === 0 ? keys[0]! : whenSeveral;
+        context.addIssue({ code: 'custom', path: [param], message: `expected exactly one of ${keys.join(' or ')}, got ${describeGiven(body, keys)}` });
       }
     })
     .meta({ oneOf: keys.map(givenSchema) }) as S;
