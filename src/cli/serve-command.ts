@@ -8,8 +8,18 @@ import { parseDuration } from '../core/shared/duration.js';
 
 export { SERVE_USAGE } from './usage.js';
 
-/** Parses `serve` arguments into runtime and listen options. @throws Error with a usage message */
-export function parseServeArgs(args: string[]): {
+/** An environment variable's value, or undefined when it is unset or empty. */
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * Parses `serve` arguments into runtime and listen options. `--port` and `--host` fall back on the
+ * `PORT` and `HOST` environment variables (as platforms and `npm start` set them), then on 8787 and
+ * 127.0.0.1.
+ * @throws Error with a usage message
+ */
+export function parseServeArgs(args: string[], env: Readonly<Record<string, string | undefined>> = process.env): {
   runtime: RuntimeOptions;
   host: string;
   port: number;
@@ -20,8 +30,8 @@ export function parseServeArgs(args: string[]): {
     args,
     strict: true,
     options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8787' },
+      host: { type: 'string' },
+      port: { type: 'string' },
       seed: { type: 'string', default: '0' },
       data: { type: 'string' },
       'event-retention': { type: 'string' },
@@ -41,8 +51,11 @@ export function parseServeArgs(args: string[]): {
       chromium: { type: 'string' },
     },
   });
-  const port = Number(values.port);
-  if (!/^\d{1,5}$/.test(values.port) || port > 65_535) throw new Error(`--port must be an integer 0..65535, got "${values.port}"`);
+  const portText = values.port ?? nonEmpty(env.PORT) ?? '8787';
+  const portSource = values.port !== undefined ? '--port' : nonEmpty(env.PORT) !== undefined ? 'PORT' : '--port';
+  const port = Number(portText);
+  if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new Error(`${portSource} must be an integer 0..65535, got "${portText}"`);
+  const host = values.host ?? nonEmpty(env.HOST) ?? '127.0.0.1';
   const browser = values.browser;
   if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
@@ -64,7 +77,7 @@ export function parseServeArgs(args: string[]): {
   };
   const smtpPort = values['smtp-port'];
   if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
-  const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? values.host, port: Number(smtpPort) };
+  const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? host, port: Number(smtpPort) };
   const smtpAuth = values['smtp-auth'];
   const colon = smtpAuth?.indexOf(':') ?? -1;
   if (smtpAuth !== undefined && (colon <= 0 || colon === smtpAuth.length - 1)) throw new Error('--smtp-auth must be USER:PASSWORD, both non-empty');
@@ -81,7 +94,7 @@ export function parseServeArgs(args: string[]): {
   } else if (smtpAuth !== undefined || smtpRate !== undefined) {
     throw new Error('--smtp-auth and --smtp-rate need --smtp-port');
   }
-  return { runtime, host: values.host, port, demo: values.demo, smtp };
+  return { runtime, host, port, demo: values.demo, smtp };
 }
 
 /** @throws Error naming the flag when `text` is not a duration */

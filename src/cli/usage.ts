@@ -12,8 +12,8 @@ Commands:
 /** Help text of `agent-services serve`. */
 export const SERVE_USAGE = `Usage: agent-services serve [options]
 
-  --host HOST          address to listen on (default 127.0.0.1)
-  --port N             port to listen on; 0 picks a free one (default 8787)
+  --host HOST          address to listen on (default: $HOST, else 127.0.0.1)
+  --port N             port to listen on; 0 picks a free one (default: $PORT, else 8787)
   --seed N             seed of the simulated world (default 0)
   --data FILE          keep the world in the SQLite database FILE (e.g. world.db): every
                        answered change is on disk; a restart continues it. A JSON world

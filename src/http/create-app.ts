@@ -144,7 +144,7 @@ export function createApp(runtime: Runtime): HttpApp {
       if (path === '/openapi.json') {
         if (request.method !== 'GET' && !head) return toWebResponse(methodNotAllowed(request.method, 'GET, HEAD'), false);
         const baseUrl = runtime.config.baseUrl;
-        if (openApi?.baseUrl !== baseUrl) openApi = { baseUrl, text: JSON.stringify(openApiDocument(runtime.routes(), runtime.config)) };
+        if (openApi?.baseUrl !== baseUrl) openApi = { baseUrl, text: JSON.stringify(openApiDocument(runtime.routes(), runtime.config, { adminAccess: runtime.adminAccess })) };
         return toWebResponse({ status: 200, headers: { 'content-type': JSON_TYPE }, body: openApi.text }, head);
       }
       return toWebResponse(NOT_FOUND, head);

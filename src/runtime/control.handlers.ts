@@ -1,6 +1,7 @@
 import { bindRoute, type BoundRoute } from '../core/api/route.js';
 import { controlRoutes as routes } from './control.routes.js';
 import type { SimControl } from './sim-control.js';
+import { validateSnapshotRows } from './snapshot-validation.js';
 
 /** Binds the `/_sim` routes to the control plane. */
 export function controlHandlers(sim: SimControl): BoundRoute[] {
@@ -11,6 +12,7 @@ export function controlHandlers(sim: SimControl): BoundRoute[] {
     bindRoute(routes.listEvents, (_context, { query }) => sim.events(query.after, query.limit)),
     bindRoute(routes.snapshot, () => sim.snapshot()),
     bindRoute(routes.restore, async (_context, { body }) => {
+      validateSnapshotRows(body.store);
       await sim.restore(body);
       return undefined;
     }),

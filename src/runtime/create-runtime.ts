@@ -64,6 +64,8 @@ export class Runtime {
   readonly mode: 'simulated' | 'live';
   /** Largest accepted request body in bytes. */
   readonly maxBodyBytes: number;
+  /** Who reaches the control plane: anyone (`open`, simulation), a bearer of the admin token (`token`), or nobody (`hidden`, live without a token). */
+  readonly adminAccess: 'open' | 'token' | 'hidden';
   private readonly dispatcher: Dispatcher;
   private fetchHandler: FetchHandler | undefined;
 
@@ -86,6 +88,7 @@ export class Runtime {
     this.dispatcher = parts.dispatcher;
     this.mode = parts.options.mode ?? 'simulated';
     this.maxBodyBytes = parts.options.maxBodyBytes ?? 1024 * 1024;
+    this.adminAccess = parts.options.adminToken !== undefined ? 'token' : this.mode === 'simulated' ? 'open' : 'hidden';
   }
 
   /**

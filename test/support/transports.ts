@@ -18,6 +18,7 @@ import {
   type RuntimeOptions,
   type SimClient,
 } from '../../src/index.js';
+import { recordingSend } from './openapi-recorder.js';
 
 /** The ways a test reaches the API. */
 export const TRANSPORTS = ['in-process', 'fetch', 'http'] as const;
@@ -80,11 +81,12 @@ export async function openWorld(kind: TransportKind, options: RuntimeOptions = {
       const server = await serve(runtime, { port: 0 });
       baseUrl = server.url;
       stopServer = () => server.close();
-      send = (request) => fetch(request);
+      send = recordingSend(runtime, (request) => fetch(request));
     } else {
-      send = (request) => runtime.fetch(request);
+      send = recordingSend(runtime, (request) => runtime.fetch(request));
     }
-    const via = kind === 'fetch' ? { fetch: send } : {};
+    // Every exchange goes through the recorder, which checks it against /openapi.json.
+    const via = { fetch: send };
     agent = (apiKey) => connect({ baseUrl, apiKey, ...via });
     anonymous = connect({ baseUrl, ...via });
     sim = connectSim({ baseUrl, ...via, ...(adminToken === undefined ? {} : { apiKey: adminToken }) });

@@ -4,6 +4,7 @@ import { IDEMPOTENCY_KEY_MAX, type ClaimedKey, type IdempotencyKeys, type Stored
 import { isUploadedFile, type ReceivedUpload, type UploadedFile } from './binary.js';
 import type { BoundRoute, CallContext, RouteDefinition } from './route.js';
 import { parseInput } from './validation.js';
+import { illFormedPath } from '../shared/unicode.js';
 
 /** A request in transport-neutral form: what the HTTP shim and in-process clients both send. */
 export interface DispatchRequest {
@@ -78,8 +79,9 @@ export class Dispatcher {
     const { definition } = route;
     try {
       const context = this.contextOf(definition, request);
+      checkUnicode(request, definition);
       const params = definition.params ? parseInput(definition.params, request.params ?? {}) : undefined;
-      const query = definition.query ? parseInput(definition.query, request.query ?? {}) : undefined;
+      const query = definition.query ? parseInput(definition.query, request.query ?? {}) : noQuery(request.query);
       const body = definition.upload
         ? uploadOf(request.body, definition.upload.field)
         : definition.body
@@ -198,6 +200,33 @@ function checkIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
     throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'Idempotency-Key');
   }
+}
+
+/**
+ * DECISIONS.md: text is Unicode. A string holding an unpaired UTF-16 surrogate anywhere in the
+ * path parameters, query or JSON body is refused before validation, so it is never stored or echoed.
+ * @throws ApiError 400 invalid_request on the dotted path of the first such string
+ */
+function checkUnicode(request: DispatchRequest, definition: RouteDefinition): void {
+  const inputs: Array<[string, unknown]> = [['params', request.params], ['query', request.query]];
+  if (!definition.upload) inputs.push(['body', request.body]);
+  for (const [, value] of inputs) {
+    const path = illFormedPath(value);
+    if (path === undefined) continue;
+    const param = path || undefined;
+    throw new ApiError('invalid_request', `${param ? `${param}: ` : ''}expected Unicode text, got a string with an unpaired UTF-16 surrogate`, param);
+  }
+}
+
+/**
+ * A route without a query schema takes no query parameters: one it would ignore is refused, as the
+ * OpenAPI document lists none.
+ * @throws ApiError 400 invalid_request on the first parameter
+ */
+function noQuery(query: Record<string, unknown> | undefined): undefined {
+  const name = query ? Object.keys(query)[0] : undefined;
+  if (name !== undefined) throw new ApiError('invalid_request', `${name}: is not a parameter of this request`, name);
+  return undefined;
 }
 
 /** Thrown through an upload handler when its Idempotency-Key replays an earlier answer. */

@@ -10,7 +10,9 @@ export const RunBody = z.strictObject({
   code: z
     .string()
     .min(1)
-    .refine((code) => Buffer.byteLength(code, 'utf8') <= CODE_MAX_BYTES, { message: `must be at most ${CODE_MAX_BYTES} bytes` }),
+    .refine((code) => Buffer.byteLength(code, 'utf8') <= CODE_MAX_BYTES, { message: `must be at most ${CODE_MAX_BYTES} bytes` })
+    // JSON Schema counts characters, not bytes: maxLength is the bound it can state, the description the exact one.
+    .meta({ maxLength: CODE_MAX_BYTES, description: `at most ${CODE_MAX_BYTES} bytes of UTF-8` }),
   timeout_seconds: z.number().int().min(1).max(300).default(30),
 });
 export type RunBody = z.input<typeof RunBody>;

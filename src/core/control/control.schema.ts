@@ -1,21 +1,19 @@
 import { z } from 'zod';
-import { intParam, timestamp } from '../shared/schemas.js';
+import { exactlyOneOf, intParam, isoDateTime, timestamp } from '../shared/schemas.js';
+
 /** Answer of the clock endpoints. */
 export const ClockState = z.object({ now: timestamp });
 export type ClockState = z.infer<typeof ClockState>;
 
 /** Body of `POST /_sim/clock/advance`: exactly one of `seconds` (0 to ten years) or `to` (ISO). */
-export const AdvanceClockBody = z
-  .strictObject({
+export const AdvanceClockBody = exactlyOneOf(
+  z.strictObject({
     seconds: z.number().finite().min(0).max(10 * 365 * 86_400).optional(),
-    to: z.string().min(1).optional(),
-  })
-  .superRefine((body, context) => {
-    if ((body.seconds === undefined) === (body.to === undefined)) {
-      context.addIssue({ code: 'custom', path: [body.seconds === undefined ? 'seconds' : 'to'], message: 'give exactly one of seconds or to' });
-    }
-  })
-  .transform((body): { seconds: number } | { to: string } => (body.to !== undefined ? { to: body.to } : { seconds: body.seconds ?? 0 }));
+    to: isoDateTime.optional(),
+  }),
+  ['seconds', 'to'],
+  'to',
+).transform((body): { seconds: number } | { to: string } => (body.to !== undefined ? { to: body.to } : { seconds: body.seconds ?? 0 }));
 export type AdvanceClockBody = z.input<typeof AdvanceClockBody>;
 /** A validated clock move: by seconds or to an instant. */
 export type ClockMove = z.output<typeof AdvanceClockBody>;

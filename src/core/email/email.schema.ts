@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { intParam, maxChars, timestamp } from '../shared/schemas.js';
-import { parseIso } from '../shared/time.js';
+import { atLeastOneOf, dictionary, intParam, isoDateTime, maxChars, timestamp } from '../shared/schemas.js';
 import { isValidAddress } from './address.js';
 import { isStrictBase64 } from './compose.js';
 
@@ -25,15 +24,15 @@ export type Folder = z.infer<typeof Folder>;
 export const EmailAddress = z
   .string()
   .refine(isValidAddress, { message: 'must be an email address such as bob@example.com' })
-  .describe('An RFC 5322 addr-spec such as bob@example.com (no display name)');
+  .meta({ format: 'email', description: 'An RFC 5322 addr-spec such as bob@example.com (no display name)' });
 
 const AddressList = z.array(EmailAddress).max(RECIPIENTS_MAX);
 
 /** A header value cannot carry line breaks (they would start a new header). */
-const oneLine = (text: string) => !/[\r\n]/.test(text);
+const ONE_LINE = /^[^\r\n]*$/;
 
 /** A subject: at most 998 characters, one line. */
-export const Subject = maxChars(SUBJECT_MAX).refine(oneLine, { message: 'must not contain line breaks' });
+export const Subject = maxChars(SUBJECT_MAX).regex(ONE_LINE, { message: 'must not contain line breaks' });
 
 /** A MIME type such as `application/pdf` or `text/plain; charset=utf-8`. */
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;[^\x00-\x1f\x7f]*)?$/;
@@ -44,8 +43,11 @@ export const AttachmentInput = z.strictObject({
     .string()
     .min(1)
     .max(255)
-    .refine((name) => !/[\x00-\x1f\x7f]/.test(name), { message: 'must not contain control characters' }),
-  content: z.string().refine(isStrictBase64, { message: 'must be Base64 (RFC 4648 standard alphabet, padded, no white space)' }),
+    .regex(/^[^\x00-\x1f\x7f]*$/, { message: 'must not contain control characters' }),
+  content: z
+    .string()
+    .refine(isStrictBase64, { message: 'must be Base64 (RFC 4648 standard alphabet, padded, no white space)' })
+    .meta({ pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', contentEncoding: 'base64' }),
   content_type: z.string().max(255).regex(MIME_TYPE, { message: 'must be a MIME type such as application/pdf' }),
 });
 export type AttachmentInput = z.infer<typeof AttachmentInput>;
@@ -56,30 +58,24 @@ const bodyFields = {
   attachments: z.array(AttachmentInput).max(ATTACHMENTS_MAX).nullish(),
 };
 
-/** SPEC.md: a send or reply needs text or html (or both). */
-function requireBody(body: { text?: string | null | undefined; html?: string | null | undefined }, ctx: z.RefinementCtx): void {
-  if (typeof body.text !== 'string' && typeof body.html !== 'string') {
-    ctx.addIssue({ code: 'custom', path: ['text'], message: 'one of text or html is required' });
-  }
-}
-
 /**
  * Body of `POST /v1/email/send`. There is no `from`: the sender is always the agent's own address,
  * and an unknown field is refused like any other (400 on `from`).
  */
-export const SendEmailBody = z
-  .strictObject({
+export const SendEmailBody = atLeastOneOf(
+  z.strictObject({
     to: AddressList.min(1),
     cc: AddressList.nullish(),
     bcc: AddressList.nullish(),
     subject: Subject,
     ...bodyFields,
-  })
-  .superRefine(requireBody);
+  }),
+  ['text', 'html'],
+);
 export type SendEmailBody = z.infer<typeof SendEmailBody>;
 
 /** Body of `POST /v1/email/messages/{id}/reply`. */
-export const ReplyEmailBody = z.strictObject(bodyFields).superRefine(requireBody);
+export const ReplyEmailBody = atLeastOneOf(z.strictObject(bodyFields), ['text', 'html']);
 export type ReplyEmailBody = z.infer<typeof ReplyEmailBody>;
 
 /** Answer of send and reply. */
@@ -87,7 +83,7 @@ export const SentEmail = z.object({ message_id: z.string(), thread_id: z.string(
 export type SentEmail = z.infer<typeof SentEmail>;
 
 /** An ISO 8601 date-time with a zone, as a query parameter. */
-const IsoQuery = z.string().refine((text) => parseIso(text) !== undefined, { message: 'must be an ISO 8601 date-time with a zone' });
+const IsoQuery = isoDateTime;
 
 /** Query of `GET /v1/email/messages`. */
 export const ListEmailQuery = z.strictObject({
@@ -159,7 +155,7 @@ export type AttachmentParams = z.infer<typeof AttachmentParams>;
 
 /** A header name (RFC 5322 ftext) and a one-line value, for simulated inbound mail. */
 const HeaderName = z.string().regex(/^[\x21-\x39\x3b-\x7e]{1,76}$/, { message: 'must be a header name' });
-const HeaderValue = z.string().max(998).refine(oneLine, { message: 'must not contain line breaks' });
+const HeaderValue = z.string().max(998).regex(ONE_LINE, { message: 'must not contain line breaks' });
 
 /**
  * Body of `POST /_sim/email/inbound`: mail from outside the service, either as fields
@@ -173,7 +169,7 @@ export const InboundEmailBody = z
     cc: AddressList.nullish(),
     from: EmailAddress.optional(),
     subject: Subject.optional(),
-    headers: z.record(HeaderName, HeaderValue).optional(),
+    headers: dictionary(HeaderName, HeaderValue, 1000).optional(),
     ...bodyFields,
   })
   .superRefine((body, ctx) => {
@@ -185,6 +181,15 @@ export const InboundEmailBody = z
     for (const key of ['to', 'from', 'subject'] as const) {
       if (body[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'is required (or send the whole message as raw)' });
     }
+  })
+  .meta({
+    oneOf: [
+      {
+        required: ['raw'],
+        not: { anyOf: ['cc', 'from', 'subject', 'headers', 'text', 'html', 'attachments'].map((key) => ({ required: [key], properties: { [key]: { not: { type: 'null' } } } })) },
+      },
+      { required: ['to', 'from', 'subject'], not: { required: ['raw'] } },
+    ],
   });
 export type InboundEmailBody = z.infer<typeof InboundEmailBody>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dictionary } from '../shared/schemas.js';
 import { timestamp } from '../shared/schemas.js';
 import { FAULT_EFFECTS, FAULT_TARGETS, TARGET_RULES } from './fault-targets.js';
 
@@ -34,9 +35,7 @@ export const AddFaultBody = z
       .max(Number.MAX_SAFE_INTEGER)
       .optional()
       .describe('the fault ends after this many hits (default: never)'),
-    match: z
-      .record(z.string().min(1).max(100), MatchValue)
-      .refine((match) => Object.keys(match).length <= 20, 'expected at most 20 fields')
+    match: dictionary(z.string().min(1).max(100), MatchValue, 20)
       .optional()
       .describe('fields the operation must have, e.g. {"to": "+15005550100"}; a list field matches when it contains the value'),
     delay_seconds: z
@@ -48,6 +47,7 @@ export const AddFaultBody = z
       .describe('service time a delay adds (effect delay only)'),
     error_code: z.string({ error: (issue) => `expected a string, got ${gotOf(issue.input)}` }).optional().describe('how a fail fails, in the form of its target'),
   })
+  .meta({ allOf: ruleSchemas() })
   .superRefine((body, context) => {
     const rules = TARGET_RULES[body.target];
     if (!rules.effects.includes(body.effect)) {
@@ -93,3 +93,29 @@ export type FaultList = z.infer<typeof FaultList>;
 
 /** Path of `DELETE /_sim/faults/{fault_id}`. */
 export const FaultParams = z.strictObject({ fault_id: z.string().min(1).max(100) });
+
+/**
+ * The rules the body's refinement checks, as JSON Schema for the OpenAPI document: per target its
+ * effects and `error_code` form; `delay_seconds` with and only with `delay`; `error_code` only with
+ * `fail`.
+ */
+function ruleSchemas(): object[] {
+  const perTarget = FAULT_TARGETS.map((target) => {
+    const rules = TARGET_RULES[target];
+    return {
+      if: { properties: { target: { const: target } }, required: ['target'] },
+      then: {
+        properties: {
+          effect: { enum: [...rules.effects] },
+          ...(rules.errorCode ? { error_code: { type: 'string', pattern: rules.errorCode.pattern.source } } : {}),
+        },
+        ...(rules.errorCode ? {} : { not: { required: ['error_code'] } }),
+      },
+    };
+  });
+  return [
+    ...perTarget,
+    { if: { properties: { effect: { const: 'delay' } }, required: ['effect'] }, then: { required: ['delay_seconds'] }, else: { not: { required: ['delay_seconds'] } } },
+    { if: { properties: { effect: { const: 'fail' } }, required: ['effect'] }, else: { not: { required: ['error_code'] } } },
+  ];
+}

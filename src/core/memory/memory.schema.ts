@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intParam, timestamp } from '../shared/schemas.js';
+import { dictionary, intParam, timestamp } from '../shared/schemas.js';
 
 /** Most pairs in one metadata object. */
 export const METADATA_MAX_PAIRS = 100;
@@ -8,37 +8,9 @@ export const METADATA_KEY_MAX = 256;
 /** Longest metadata value, in characters. */
 export const METADATA_VALUE_MAX = 8192;
 
-// zod builds a record's output with plain assignment, where a key `__proto__` sets the prototype
-// instead of a pair and the pair is lost. DECISIONS.md makes such keys ordinary data, so the key is
-// carried through validation under a stand-in name and put back as an own property.
-const PROTO_KEY = '__proto__';
-const PROTO_STAND_IN = '__proto__\u0000';
-
-/** A copy of a parsed JSON object with its own `__proto__` key renamed to the stand-in. */
-function hideProtoKey(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null || Array.isArray(input) || !Object.hasOwn(input, PROTO_KEY)) return input;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) Object.defineProperty(copy, key === PROTO_KEY ? PROTO_STAND_IN : key, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
-/** The validated record with the stand-in turned back into an own `__proto__` key. */
-function restoreProtoKey(record: Record<string, string>): Record<string, string> {
-  if (!Object.hasOwn(record, PROTO_STAND_IN)) return record;
-  const copy: Record<string, string> = {};
-  for (const [key, value] of Object.entries(record)) Object.defineProperty(copy, key === PROTO_STAND_IN ? PROTO_KEY : key, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-
-/** Metadata: string keys and string values only (SPEC.md); a non-string value fails at `metadata.<key>`; `__proto__` is a key like any other. */
-export const Metadata = z.preprocess(
-  hideProtoKey,
-  z
-    .record(z.string().min(1).max(METADATA_KEY_MAX), z.string().max(METADATA_VALUE_MAX))
-    .refine((value) => Object.keys(value).length <= METADATA_MAX_PAIRS, { message: `must have at most ${METADATA_MAX_PAIRS} keys` })
-    .transform(restoreProtoKey),
-);
-export type Metadata = z.infer<typeof Metadata>;
+/** Metadata: string keys and string values only (SPEC.md); a non-string value fails at `metadata.<key>`. */
+export const Metadata = dictionary(z.string().min(1).max(METADATA_KEY_MAX), z.string().max(METADATA_VALUE_MAX), METADATA_MAX_PAIRS);
+export type Metadata = Record<string, string>;
 
 /** Body of `POST /v1/memory`. */
 export const CreateMemoryBody = z.strictObject({

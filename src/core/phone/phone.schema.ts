@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { httpUrl, intParam, maxChars, timestamp } from '../shared/schemas.js';
-import { parseIso } from '../shared/time.js';
-import { isPhoneCountry } from './numbers.js';
+import { exactlyOneOf, httpUrl, intParam, isoDateTime, maxChars, timestamp } from '../shared/schemas.js';
+import { isPhoneCountry, PHONE_COUNTRIES } from './numbers.js';
 
 /** Longest SMS body, in characters (Twilio's limit). */
 export const SMS_BODY_MAX = 1600;
@@ -13,7 +12,8 @@ export const PhoneCountry = z
   .string()
   .regex(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 country code such as US' })
   .transform((code) => code.toUpperCase())
-  .refine(isPhoneCountry, { message: 'is not a country numbers can be drawn for (US, CA, GB, DE and most others)' });
+  .refine(isPhoneCountry, { message: 'is not a country numbers can be drawn for (US, CA, GB, DE and most others)' })
+  .meta({ pattern: `^(?:${PHONE_COUNTRIES.map((code) => [...code].map((c) => `[${c}${c.toLowerCase()}]`).join('')).join('|')})$` });
 
 /** The phone area's fields of `POST /_sim/agents`. */
 export const PhoneCreationFields = {
@@ -30,7 +30,7 @@ export const PhoneNumberInfo = z.object({
 export type PhoneNumberInfo = z.infer<typeof PhoneNumberInfo>;
 
 /** A phone number as typed by a caller; whether it is valid E.164 is the service's call (400 invalid_recipient, whatever its length). */
-const NumberText = z.string();
+const NumberText = z.string().meta({ pattern: '^\\+[1-9][0-9]{1,14}$', description: 'E.164 number such as +14155552671 (400 invalid_recipient otherwise)' });
 
 /** An SMS body: 1 to 1,600 characters. */
 const SmsText = maxChars(SMS_BODY_MAX).min(1, { message: 'must be 1 to 1600 characters' });
@@ -76,7 +76,7 @@ export type SmsList = z.infer<typeof SmsList>;
 export const InboundQuery = z.strictObject({
   limit: intParam(1, 100).default(20),
   cursor: Cursor.optional(),
-  since: z.string().refine((text) => parseIso(text) !== undefined, { message: 'must be an ISO 8601 date-time with a zone' }).optional(),
+  since: isoDateTime.optional(),
 });
 export type InboundQuery = z.infer<typeof InboundQuery>;
 
@@ -104,17 +104,14 @@ export const InboundSmsAccepted = z.object({ message_id: z.string() });
 export type InboundSmsAccepted = z.infer<typeof InboundSmsAccepted>;
 
 /** Body of `POST /v1/phone/calls`: exactly one of `script` or `twiml_url`. */
-export const PlaceCallBody = z
-  .strictObject({
+export const PlaceCallBody = exactlyOneOf(
+  z.strictObject({
     to: NumberText,
     script: maxChars(SCRIPT_MAX).min(1, { message: 'must be 1 to 4096 characters' }).optional(),
     twiml_url: httpUrl.optional(),
-  })
-  .superRefine((body, context) => {
-    if ((body.script === undefined) === (body.twiml_url === undefined)) {
-      context.addIssue({ code: 'custom', path: ['script'], message: 'give exactly one of script or twiml_url' });
-    }
-  });
+  }),
+  ['script', 'twiml_url'],
+);
 export type PlaceCallBody = z.infer<typeof PlaceCallBody>;
 
 /** Call statuses of SPEC.md part 3. */

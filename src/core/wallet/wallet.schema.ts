@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intParam, maxChars, timestamp } from '../shared/schemas.js';
+import { calendarDate, exactlyOneOf, intParam, maxChars, timestamp } from '../shared/schemas.js';
 import { ASSETS, NETWORKS } from './assets.js';
 
 /** An asset: usd, eur, usdc, eth or sol. */
@@ -15,7 +15,10 @@ export const TransactionStatus = z.enum(['pending', 'confirmed', 'failed']);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
 
 /** A decimal amount as the wire carries it (the grammar is checked by the service: 400 invalid_amount). */
-const decimalString = z.string().describe('decimal string, e.g. "12.50": digits, optional point and digits; no sign, exponent or spaces');
+const decimalString = z.string().meta({
+  pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+  description: 'decimal string, e.g. "12.50": digits, optional point and digits; no sign, exponent, spaces or leading zeros (400 invalid_amount otherwise)',
+});
 
 /** Longest memo, in code points. */
 export const MEMO_MAX = 500;
@@ -88,12 +91,6 @@ export type TransactionList = z.infer<typeof TransactionList>;
 export const TransactionParams = z.strictObject({ transaction_id: z.string().min(1).max(100) });
 export type TransactionParams = z.infer<typeof TransactionParams>;
 
-/** A calendar date YYYY-MM-DD that exists. */
-const calendarDate = z.string().refine((text) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const ms = Date.parse(`${text}T00:00:00.000Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(text);
-}, { message: 'must be a date YYYY-MM-DD' });
 
 /** Currencies invoices are issued in. */
 export const InvoiceCurrency = z.enum(['usd', 'eur', 'usdc']);
@@ -199,16 +196,14 @@ export const CardCharge = z.object({
 export type CardCharge = z.infer<typeof CardCharge>;
 
 /** Body of `POST /_sim/wallet/failures`: exactly one of `next` or `recipient`. */
-export const WalletFailureBody = z
-  .strictObject({
+export const WalletFailureBody = exactlyOneOf(
+  z.strictObject({
     next: z.literal(true).optional().describe('the next on-chain or bank send fails'),
     recipient: z.string().min(1).max(300).optional().describe('every on-chain or bank send to this recipient fails'),
     reason: maxChars(200).min(1).optional(),
-  })
-  .refine((body) => (body.next === undefined) !== (body.recipient === undefined), {
-    message: 'give exactly one of next or recipient',
-    path: ['next'],
-  });
+  }),
+  ['next', 'recipient'],
+);
 export type WalletFailureBody = z.infer<typeof WalletFailureBody>;
 
 /** A failure rule of the simulated payment rails. */

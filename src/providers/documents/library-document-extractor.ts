@@ -5,18 +5,18 @@ import { csvText, plainText, xlsxText } from './stream-formats.js';
 /** Options of {@link LibraryDocumentExtractor}. */
 export interface LibraryDocumentExtractorOptions {
   /**
-   * Largest PDF or DOCX read (default 64 MiB): those formats are read whole into memory, so a
-   * larger one is stored but not indexed. TXT, MD, CSV and XLSX stream and have no such limit.
+   * Largest PDF, DOCX or XLSX read (default 64 MiB): those formats are read whole into memory, so a
+   * larger one is stored but not indexed. TXT, MD and CSV stream and have no such limit.
    */
   maxBufferedBytes?: number;
 }
 
-/** Largest PDF or DOCX read whole by default. */
+/** Largest PDF, DOCX or XLSX read whole by default. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
 /**
  * Text out of documents with well-kept libraries: PDF with unpdf (Mozilla's pdf.js, page by
- * page), DOCX with mammoth (raw text), XLSX with exceljs's streaming reader, CSV with csv-parse
+ * page), DOCX with mammoth (raw text), XLSX with exceljs (the whole workbook, so shared strings resolve in any entry order), CSV with csv-parse
  * (streaming), TXT and MD as UTF-8. Each library is loaded the first time a document of its format
  * is read, so a runtime that never reads a PDF never loads pdf.js.
  */
@@ -37,7 +37,8 @@ export class LibraryDocumentExtractor implements DocumentExtractor {
         yield* csvText(open());
         return;
       case 'xlsx':
-        yield* xlsxText(open());
+        this.assertReadable(size);
+        yield* xlsxText(await readAll(open(), this.maxBufferedBytes));
         return;
       case 'pdf':
         yield* this.pdfText(open(), size);

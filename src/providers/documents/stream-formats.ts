@@ -58,25 +58,31 @@ export function cellText(value: unknown): string {
   return '';
 }
 
-/** XLSX sheets as a `Sheet: name` line and then one line per row, read as the file streams (exceljs, loaded on first use: it costs half a second). */
-export async function* xlsxText(source: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+/**
+ * XLSX sheets as a `Sheet: name` line and then one line per row (exceljs, loaded on first use: it
+ * costs half a second). The workbook is read whole rather than streamed: Excel writes
+ * `xl/sharedStrings.xml` after the worksheets, and a streaming reader meets the rows before the
+ * strings they point to (issue #13: the strings were dropped). Reading the whole zip resolves shared
+ * strings whatever the entry order, and with styles loaded, date cells read as dates.
+ */
+export async function* xlsxText(bytes: Uint8Array): AsyncIterable<string> {
   const { default: ExcelJS } = await import('exceljs');
-  const input = Readable.from(source, { objectMode: false });
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
   async function* lines(): AsyncIterable<string> {
-    for await (const sheet of reader) {
-      const name = (sheet as unknown as { name?: unknown }).name;
-      yield `${typeof name === 'string' && name ? `Sheet: ${name}` : 'Sheet'}\n`;
-      for await (const row of sheet) {
+    for (const sheet of workbook.worksheets) {
+      const rows: string[] = [];
+      sheet.eachRow({ includeEmpty: false }, (row) => {
         const cells = (Array.isArray(row.values) ? row.values.slice(1) : []).map(cellText);
         while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
-        if (cells.length > 0) yield `${cells.join(', ')}\n`;
-      }
+        if (cells.length > 0) rows.push(`${cells.join(', ')}\n`);
+      });
+      // A sheet without text adds no heading: a workbook with no text yields nothing, so the file
+      // is reported `indexed: false` rather than indexed as a list of sheet names.
+      if (rows.length === 0) continue;
+      yield `${sheet.name ? `Sheet: ${sheet.name}` : 'Sheet'}\n`;
+      yield* rows;
     }
   }
-  try {
-    yield* inPieces(lines());
-  } finally {
-    input.destroy();
-  }
+  yield* inPieces(lines());
 }

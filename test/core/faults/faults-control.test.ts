@@ -65,7 +65,7 @@ describe('the fault language: /_sim/faults', () => {
     [{ target: 'embedder.embed', effect: 'drop' }, 'effect', /embedder\.embed takes fail, delay, got "drop"/],
     [{ target: 'persistence.write', effect: 'delay', delay_seconds: 1 }, 'effect', /persistence\.write takes fail/],
     [{ target: 'mail.send', effect: 'fail', match: { to: { nested: true } } }, 'match.to', /./],
-    [{ target: 'mail.send', effect: 'fail', colour: 'red' }, 'colour', /unknown parameter/],
+    [{ target: 'mail.send', effect: 'fail', colour: 'red' }, 'colour', /is not a parameter of this request/],
   ])('refuses %j with 400 invalid_request on %s', async (body, param, message) => {
     const error = await expectApiError(sim.addFault(body as never), 400, 'invalid_request', param);
     expect(error.message).toMatch(message);

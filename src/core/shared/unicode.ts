@@ -1,0 +1,33 @@
+/** A lone high surrogate (no low one after it) or a lone low surrogate (no high one before it). */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string is well-formed UTF-16 (every surrogate paired), i.e. Unicode text. */
+export function isWellFormed(text: string): boolean {
+  return !UNPAIRED_SURROGATE.test(text);
+}
+
+/**
+ * The dotted path of the first string (value or object key) in `value` that holds an unpaired
+ * UTF-16 surrogate, `''` for the value itself, or undefined when every string is well-formed.
+ */
+export function illFormedPath(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return isWellFormed(value) ? undefined : path;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = illFormedPath(value[i], path ? `${path}.${i}` : String(i));
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  // Only plain data is walked (JSON bodies, queries, path parameters); uploads are streams.
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (!isWellFormed(key)) return at;
+    const found = illFormedPath(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
