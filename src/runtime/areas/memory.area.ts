@@ -10,7 +10,8 @@ import { TiktokenTokenizer } from '../../providers/tokens/tiktoken-tokenizer.js'
 import { VectorIndexFactory } from '../../core/ports/vector-index.js';
 import { LibraryDocumentExtractor } from '../../providers/documents/library-document-extractor.js';
 import { vectorIndexFactory } from '../../providers/vector/vector-index-factory.js';
-import { HashingEmbedder } from '../../sim/hashing-embedder.js';
+import { loadWordVectorTable } from '../../providers/embeddings/word-vector-table-file.js';
+import { createDefaultEmbedder } from '../../sim/word-vector-embedder.js';
 import type { AreaModule } from './area-module.js';
 
 /** Memory: embedded memories, semantic search, the file drive with document indexing. */
@@ -19,7 +20,7 @@ export const memoryArea: AreaModule = {
   bind({ container, options }) {
     const memory = options.memory ?? {};
     container.bind(MemoryConfig).toConstantValue(memoryConfig(memory));
-    container.bind(Embedder).toConstantValue(options.providers?.embedder ?? new HashingEmbedder());
+    container.bind(Embedder).toConstantValue(options.providers?.embedder ?? createDefaultEmbedder(() => loadWordVectorTable()));
     container
       .bind(VectorIndexFactory)
       .toConstantValue(options.providers?.vectorIndex ?? vectorIndexFactory(memory.index, memory.hnswThreshold === undefined ? {} : { hnswThreshold: memory.hnswThreshold }));
