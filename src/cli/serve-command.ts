@@ -6,6 +6,7 @@ import { listenSmtp, type RunningSmtpServer } from '../smtp/smtp-listener.js';
 import { SmtpMailTransport } from '../providers/mail/smtp-mail-transport.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
+import { LocalModelEmbedder } from '../providers/embeddings/local-model-embedder.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 import { parseDuration } from '../core/shared/duration.js';
@@ -53,6 +54,8 @@ export function parseServeArgs(args: string[]): {
       sandbox: { type: 'string', default: 'wasm' },
       browser: { type: 'string', default: 'auto' },
       chromium: { type: 'string' },
+      'embedding-model': { type: 'string' },
+      'embedding-dtype': { type: 'string', default: 'fp32' },
     },
   });
   const port = Number(values.port);
@@ -61,6 +64,8 @@ export function parseServeArgs(args: string[]): {
   if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
   if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
+  const embeddingDtype = values['embedding-dtype'];
+  if (embeddingDtype !== 'fp32' && embeddingDtype !== 'q8') throw new Error(`--embedding-dtype must be fp32 or q8, got "${embeddingDtype}"`);
   const runtime: RuntimeOptions = {
     seed,
     mode: values.live ? 'live' : 'simulated',
@@ -73,6 +78,7 @@ export function parseServeArgs(args: string[]): {
     providers: {
       ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
       ...(values['issuer-key'] ? { issuerKeys: issuerKeyFromFile(values['issuer-key']) } : {}),
+      ...(values['embedding-model'] ? { embedder: new LocalModelEmbedder({ folder: values['embedding-model'], dtype: embeddingDtype }) } : {}),
     },
   };
   const smtpPort = values['smtp-port'];
