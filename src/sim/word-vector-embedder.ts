@@ -1,6 +1,7 @@
 import type { Embedder } from '../core/ports/embedder.js';
 import type { WordVectorTable } from '../core/ports/word-vectors.js';
 import { HashingEmbedder, STOP_WORDS, wordsOf } from './hashing-embedder.js';
+import { porterStem } from './porter-stemmer.js';
 
 /**
  * The SIF smoothing constant a: a word of probability p weighs a / (a + p), so "the" (p ≈ 0.03)
@@ -10,14 +11,34 @@ import { HashingEmbedder, STOP_WORDS, wordsOf } from './hashing-embedder.js';
  */
 export const SIF_A = 1e-4;
 
+/** Endings tried on a stem to find a known form of an unknown word (`invoic` + `e`, `payabl` + `e`). */
+const ENDINGS = ['', 'e', 's', 'es', 'ed', 'ing', 'y', 'er', 'ion', 'ation', 'al', 'ment', 'ly', 'ity', 'ive', 'ize', 'ise'];
+
+/**
+ * The row of `word` in `table`; for a word the table lacks, the most frequent known word with the
+ * same Porter stem among the stem plus a few common endings (`invoicing` → `invoices`, `payables`
+ * → `payable`, `onboarding` → `onboard`); -1 when there is none. A handful of look-ups, no pass
+ * over the vocabulary.
+ */
+export function rowOf(table: WordVectorTable, word: string): number {
+  const index = table.indexOf(word);
+  if (index >= 0) return index;
+  const stem = porterStem(word);
+  let best = -1;
+  for (const ending of ENDINGS) {
+    const candidate = table.indexOf(stem + ending);
+    if (candidate >= 0 && (best < 0 || candidate < best) && porterStem(stem + ending) === stem) best = candidate;
+  }
+  return best;
+}
+
 /**
  * A sentence vector by smooth inverse frequency (Arora, Liang and Ma, "A simple but tough-to-beat
  * baseline for sentence embeddings", 2017): the sum of the word vectors of the text's content
  * words (stop words are left out unless nothing else is left), each weighed a / (a + p(word)),
- * with the table's common direction projected out, L2-normalised. Words absent from the table
- * (names, ids, typos) count nothing here: the lexical half of the hybrid carries them. (Falling
- * back to another form with the same Porter stem was measured: one paraphrase fewer in the top
- * five, one lexical query more first, and a 1-2 s stemming pass per process; left out.) Only sums, products,
+ * with the table's common direction projected out, L2-normalised. A word absent from the table
+ * counts through a known form with the same stem ({@link rowOf}), or not at all (names, ids,
+ * numbers: the lexical half of the hybrid carries them). Only sums, products,
  * quotients and square roots (exact in IEEE 754) in a fixed order: the same bits everywhere.
  * A text without any known word gives the zero vector.
  */
@@ -27,7 +48,7 @@ export function sifVector(table: WordVectorTable, text: string): Float32Array {
   const content = words.filter((word) => !STOP_WORDS.has(word));
   const sums = new Float64Array(dimension);
   for (const word of content.length > 0 ? content : words) {
-    const index = table.indexOf(word);
+    const index = rowOf(table, word);
     if (index < 0) continue;
     const factor = (SIF_A / (SIF_A + probabilities[index]!)) * scales[index]!;
     const at = index * dimension;

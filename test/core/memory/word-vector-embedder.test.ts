@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/shared/json.js';
 import { loadWordVectorTable, parseWordVectorTable } from '../../../src/providers/embeddings/word-vector-table-file.js';
 import { HashingEmbedder } from '../../../src/sim/hashing-embedder.js';
-import { DEFAULT_CALIBRATION, HybridEmbedder, WordVectorEmbedder, createDefaultEmbedder, sifVector } from '../../../src/sim/word-vector-embedder.js';
+import { DEFAULT_CALIBRATION, HybridEmbedder, WordVectorEmbedder, createDefaultEmbedder, rowOf, sifVector } from '../../../src/sim/word-vector-embedder.js';
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 // One table per process: every test shares the loader's cached copy.
@@ -46,6 +46,14 @@ describe('WordVectorEmbedder (SIF over word vectors)', () => {
     const memory = sifVector(table, 'My cat Tom sleeps all day');
     expect(cosine(sifVector(table, 'feline companion'), memory)).toBeGreaterThan(cosine(sifVector(table, 'quarterly tax payment deadline'), memory) + 0.2);
     expect(cosine(sifVector(table, 'automobile'), sifVector(table, 'car'))).toBeGreaterThan(0.5);
+  });
+
+  it('finds a known form with the same stem for a word the table lacks', () => {
+    expect(table.indexOf('invoicing')).toBe(-1);
+    expect(table.words[rowOf(table, 'invoicing')]).toBe('invoices');
+    expect(table.words[rowOf(table, 'payables')]).toBe('payable');
+    expect(rowOf(table, 'the')).toBe(0);
+    expect(rowOf(table, 'qqzzxxw')).toBe(-1);
   });
 
   it('gives a text of unknown words the zero vector (the lexical half carries them)', () => {
