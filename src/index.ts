@@ -62,6 +62,10 @@ export type { VectorIndex, VectorIndexFactory, VectorHit } from './core/ports/ve
 export type { DocumentExtractor, DocumentKind } from './core/ports/document-extractor.js';
 export { HashingEmbedder } from './sim/hashing-embedder.js';
 export { OpenAICompatibleEmbedder, type OpenAICompatibleEmbedderOptions } from './providers/embeddings/openai-compatible-embedder.js';
+export { WordVectorEmbedder, HybridEmbedder, createDefaultEmbedder, type HybridEmbedderOptions } from './sim/word-vector-embedder.js';
+export { loadWordVectorTable } from './providers/embeddings/word-vector-table-file.js';
+export type { WordVectorTable } from './core/ports/word-vectors.js';
+export { LocalModelEmbedder, type LocalModelEmbedderOptions } from './providers/embeddings/local-model-embedder.js';
 export { ExactVectorIndex, ExactVectorIndexFactory } from './providers/vector/exact-vector-index.js';
 export { HnswVectorIndex, HnswVectorIndexFactory, type HnswOptions } from './providers/vector/hnsw-vector-index.js';
 export { LibraryDocumentExtractor, type LibraryDocumentExtractorOptions } from './providers/documents/library-document-extractor.js';

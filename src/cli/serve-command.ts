@@ -49,6 +49,8 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
       sandbox: { type: 'string', default: 'wasm' },
       browser: { type: 'string', default: 'auto' },
       chromium: { type: 'string' },
+      'embedding-model': { type: 'string' },
+      'embedding-dtype': { type: 'string', default: 'fp32' },
     },
   });
   const portText = values.port ?? nonEmpty(env.PORT) ?? '8787';
@@ -60,6 +62,8 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
   if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
   if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
+  const embeddingDtype = values['embedding-dtype'];
+  if (embeddingDtype !== 'fp32' && embeddingDtype !== 'q8') throw new Error(`--embedding-dtype must be fp32 or q8, got "${embeddingDtype}"`);
   const runtime: RuntimeOptions = {
     seed,
     mode: values.live ? 'live' : 'simulated',
@@ -69,6 +73,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
     ...(values['issuer-key'] ? { issuerKeyFile: values['issuer-key'] } : {}),
     ...(values.data !== undefined ? { data: values.data } : {}),
+    ...(values['embedding-model'] ? { memory: { embeddingModel: { folder: values['embedding-model'], dtype: embeddingDtype } } } : {}),
     compute: { sandbox: values.sandbox },
     browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
     providers: {

@@ -40,6 +40,11 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --browser KIND       browser sessions run on auto (default: chromium when found, else
                        simulated), chromium or simulated
   --chromium PATH      the Chromium binary (default: /usr/bin/chromium or chromium on PATH)
+  --embedding-model DIR
+                       embed memories with the sentence-transformers ONNX model in DIR
+                       (e.g. all-MiniLM-L6-v2; needs @huggingface/transformers; nothing is
+                       downloaded). Default: the built-in word-vector + lexical embedder
+  --embedding-dtype T  weights of --embedding-model: fp32 (default) or q8
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Help text of `agent-services scenario`. */

@@ -31,7 +31,7 @@ export interface ProviderOverrides {
   mailTransport?: MailTransport;
   /** Chains and bank rails of the wallet (default: the simulated ones of `src/sim`). */
   paymentRails?: PaymentRails;
-  /** Embeds memories (default: the deterministic local `HashingEmbedder`; `OpenAICompatibleEmbedder` for a real model). */
+  /** Embeds memories (default: the deterministic local hybrid of word vectors and `HashingEmbedder`; `LocalModelEmbedder` or `OpenAICompatibleEmbedder` for a model). */
   embedder?: Embedder;
   /** Makes each agent's vector index (default: by `memory.index`). */
   vectorIndex?: VectorIndexFactory;

@@ -5,7 +5,7 @@ import { porterStem } from './porter-stemmer.js';
  * Common English words that carry no topic; they are left out so two texts are not found similar
  * for sharing "the" and "of".
  */
-const STOP_WORDS: ReadonlySet<string> = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a about above after again against all am an and any are as at be because been before being below between both but by can ' +
     'could did do does doing down during each few for from further had has have having he her here hers herself him himself his ' +

@@ -21,6 +21,12 @@ export interface MemoryOptions {
   index?: 'auto' | 'exact' | 'hnsw';
   /** Memories of one agent from which `auto` searches an HNSW graph (default 10,000). */
   hnswThreshold?: number;
+  /**
+   * A local sentence-transformers ONNX model folder to embed with instead of the default word
+   * vectors (CLI `--embedding-model DIR --embedding-dtype fp32|q8`; docs/memory.md). An embedder
+   * given as `providers.embedder` wins over this.
+   */
+  embeddingModel?: { folder: string; dtype?: 'fp32' | 'q8' };
 }
 
 /** The resolved memory configuration of one runtime. */

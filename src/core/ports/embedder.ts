@@ -2,8 +2,9 @@ import type { ServiceIdentifier } from '../shared/di.js';
 
 /**
  * Turns texts into vectors for semantic search. The default is a deterministic local embedder
- * (`src/sim/hashing-embedder.ts`: no network, the same vector on every machine); a real one calls
- * an embeddings API (`src/providers/embeddings`). The memory service L2-normalises whatever it
+ * (`src/sim/word-vector-embedder.ts`: word vectors blended with lexical features, no network, the
+ * same vector on every machine); others run a local model or call an embeddings API
+ * (`src/providers/embeddings`). The memory service L2-normalises whatever it
  * gets, so cosine similarity is a dot product.
  */
 export interface Embedder {
@@ -17,6 +18,12 @@ export interface Embedder {
    * @throws Error when the embedding provider fails (answered as 500 internal_error)
    */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * Maps a cosine similarity between two of its vectors to the API's `score` (clamped to 0..1
+   * afterwards), so that "above 0.80" means a strong match for this embedder. Must be monotone
+   * (ranking stays by cosine). Without it the score is the cosine.
+   */
+  score?(similarity: number): number;
 }
 
 /** Injection token of {@link Embedder}. */

@@ -30,14 +30,25 @@ export const faultsArea = defineArea({
     container.bind(Faults).toService(FaultService);
     const faults = () => container.get(Faults);
     const clock = () => container.get(Clock);
-    container.onActivation(MailTransport, (_context, transport) => new FaultingMailTransport(transport, faults()));
+    // Overlays, not wrappers: every member a decorator does not replace (an embedder's optional
+    // score calibration, a sandbox's close, a carrier's class) stays the original's.
+    container.onActivation(MailTransport, (_context, transport) => {
+      const faulting = new FaultingMailTransport(transport, faults());
+      return overlay(transport, { send: faulting.send.bind(faulting) });
+    });
     container.onActivation(Telephony, (_context, telephony) => {
       // An overlay, not a wrapper: the phone area recognises a Twilio carrier by its class.
       const faulting = new FaultingTelephony(telephony, faults());
       return overlay(telephony, { planSms: faulting.planSms.bind(faulting), planCall: faulting.planCall.bind(faulting) });
     });
-    container.onActivation(Embedder, (_context, embedder) => new FaultingEmbedder(embedder, faults(), clock()));
-    container.onActivation(Sandbox, (_context, sandbox) => new FaultingSandbox(sandbox, faults(), clock()));
+    container.onActivation(Embedder, (_context, embedder) => {
+      const faulting = new FaultingEmbedder(embedder, faults(), clock());
+      return overlay(embedder, { embed: faulting.embed.bind(faulting) });
+    });
+    container.onActivation(Sandbox, (_context, sandbox) => {
+      const faulting = new FaultingSandbox(sandbox, faults(), clock());
+      return overlay(sandbox, { run: faulting.run.bind(faulting) });
+    });
     container.onActivation(Browser, (_context, browser) => {
       const faulting = new FaultingBrowser(browser, faults(), clock());
       return overlay(browser, { launch: faulting.launch.bind(faulting) });

@@ -10,7 +10,9 @@ import { TiktokenTokenizer } from '../../providers/tokens/tiktoken-tokenizer.js'
 import { VectorIndexFactory } from '../../core/ports/vector-index.js';
 import { LibraryDocumentExtractor } from '../../providers/documents/library-document-extractor.js';
 import { vectorIndexFactory } from '../../providers/vector/vector-index-factory.js';
-import { HashingEmbedder } from '../../sim/hashing-embedder.js';
+import { loadWordVectorTable } from '../../providers/embeddings/word-vector-table-file.js';
+import { createDefaultEmbedder } from '../../sim/word-vector-embedder.js';
+import { LocalModelEmbedder } from '../../providers/embeddings/local-model-embedder.js';
 import { memoryRoutes } from '../../core/memory/memory.routes.js';
 import { defineArea } from './area-module.js';
 
@@ -21,7 +23,9 @@ export const memoryArea = defineArea({
   bind({ container, options }) {
     const memory = options.memory ?? {};
     container.bind(MemoryConfig).toConstantValue(memoryConfig(memory));
-    container.bind(Embedder).toConstantValue(options.providers?.embedder ?? new HashingEmbedder());
+    const model = options.memory?.embeddingModel;
+    const embedder = options.providers?.embedder ?? (model ? new LocalModelEmbedder(model) : createDefaultEmbedder(() => loadWordVectorTable()));
+    container.bind(Embedder).toConstantValue(embedder);
     container
       .bind(VectorIndexFactory)
       .toConstantValue(options.providers?.vectorIndex ?? vectorIndexFactory(memory.index, memory.hnswThreshold === undefined ? {} : { hnswThreshold: memory.hnswThreshold }));
