@@ -83,7 +83,8 @@ export class CallService {
       if (plan) this.schedule(tx, plan.ringing_at_ms, { step: 'ringing', call_id: callId, answers_at_ms: plan.answers_at_ms, refusal: plan.refusal });
       return { record, live: plan === null };
     });
-    const placed = live ? await this.dispatch(record) : record;
+    // As for SMS: the carrier is called once the call is durable, never inside a durable unit.
+    const placed = live ? ((await this.store.outside(() => this.dispatch(record))) ?? record) : record;
     return { call_id: placed.call_id, to: placed.to, from: placed.from, status: placed.status, created_at: placed.created_at };
   }
 

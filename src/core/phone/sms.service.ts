@@ -87,8 +87,12 @@ export class SmsService {
       }
       return { record, live: plan === null };
     });
-    if (live) return this.dispatch(record);
-    return smsView(record);
+    if (!live) return smsView(record);
+    // The carrier is called once the send is durable, never inside a durable unit (a keyed send):
+    // a unit would hold every other write while Twilio answers, and a failed commit after the
+    // call would let a retry send twice. A keyed send therefore answers what it committed
+    // (`queued`, what a retry replays); its outcome follows as a status change.
+    return (await this.store.outside(() => this.dispatch(record))) ?? smsView(record);
   }
 
   /** One of the agent's outbound messages. @throws ApiError 404 not_found (unknown or another agent's) */

@@ -11,6 +11,7 @@ import type {
   StoreTransaction,
   StoreView,
 } from '../../core/ports/store.js';
+import { runOutside } from './run-outside.js';
 import { INDEXES, META } from './sqlite-schema.js';
 import { openDatabase, type SqliteOpenOptions } from './sqlite-open.js';
 
@@ -40,6 +41,8 @@ interface Group {
 interface Unit {
   open: boolean;
   group: Group | null;
+  /** Outside work to run once the unit is durable (see {@link Store.outside}). */
+  outside: Array<() => Promise<unknown>>;
 }
 
 type Undo = () => void;
@@ -89,6 +92,11 @@ export class SqliteStore implements Store {
   private waiting: Array<() => void> = [];
   private applying = false;
   private closed = false;
+  /** Top-level units under way. */
+  private openUnits = 0;
+  /** Set while {@link exclusive} waits or runs: new units and transactions wait for it. */
+  private gate: Promise<void> | null = null;
+  private idleWaiters: Array<() => void> = [];
   private undo: Undo[] = [];
   private applied: Array<() => void> = [];
   private after: Array<() => void> = [];
@@ -181,9 +189,14 @@ export class SqliteStore implements Store {
     if (this.applying) throw new Error('store transactions do not nest');
     const current = this.units.getStore();
     const unit = current?.open ? current : undefined;
-    // A sealed group takes no new transactions except those of its own open units, so a stream
-    // of arrivals cannot keep it from committing.
-    while (this.sealed() && !(unit && unit.group === this.group)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    for (;;) {
+      // Work outside an open unit waits for an exclusive section (a unit's own work must finish first).
+      if (this.gate && !unit) await this.gate;
+      // A sealed group takes no new transactions except those of its own open units, so a stream
+      // of arrivals cannot keep it from committing.
+      else if (this.sealed() && !(unit && unit.group === this.group)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      else break;
+    }
     this.assertOpen();
     if (unit?.group && unit.group !== this.group) throw new Error('the durable unit\'s commit failed; it takes no more transactions');
     const group = this.group ?? this.open();
@@ -200,7 +213,9 @@ export class SqliteStore implements Store {
       if (last) await this.transaction((tx) => last(tx, result));
       return result;
     }
-    const unit: Unit = { open: true, group: null };
+    while (this.gate) await this.gate;
+    const unit: Unit = { open: true, group: null, outside: [] };
+    this.openUnits++;
     let outcome: { ok: true; value: T } | { ok: false; error: unknown };
     try {
       const value = await this.units.run(unit, work);
@@ -210,16 +225,57 @@ export class SqliteStore implements Store {
       outcome = { ok: false, error };
     } finally {
       unit.open = false;
+      this.openUnits--;
       const group = unit.group;
       if (group) {
         group.members.delete(unit);
         this.maybeCommit(group);
       }
+      this.wakeIdle();
     }
-    // What the unit applied commits (or fails) as a whole; its answer waits for that.
+    // What the unit applied commits (or fails) as a whole; its answer waits for that. Its outside
+    // work runs only once that is durable: a failed commit throws here and skips it.
     if (unit.group) await unit.group.done;
+    if (unit.outside.length > 0) await this.units.exit(() => runOutside(unit.outside));
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
+  }
+
+  outside<T>(work: () => Promise<T>): Promise<T> | undefined {
+    const unit = this.units.getStore();
+    if (!unit?.open) return work();
+    unit.outside.push(work);
+    return undefined;
+  }
+
+  async exclusive<T>(work: () => T): Promise<T> {
+    while (this.gate) await this.gate;
+    let release!: () => void;
+    this.gate = new Promise<void>((resolve) => (release = resolve));
+    try {
+      for (;;) {
+        this.assertOpen();
+        if (this.openUnits > 0) {
+          await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+          continue;
+        }
+        const group = this.group;
+        if (!group) break;
+        // No unit holds it: commit now rather than at the end of the turn; a failure rejects here.
+        if (group.members.size === 0) this.commit(group);
+        await group.done;
+      }
+      return work();
+    } finally {
+      this.gate = null;
+      release();
+    }
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   onCommit(hook: () => void | Promise<void>): void {
@@ -247,12 +303,9 @@ export class SqliteStore implements Store {
   import(snapshot: StoreSnapshot): void {
     this.assertOpen();
     if (this.applying) throw new Error('cannot import inside a transaction');
-    if (this.group) {
-      if (this.group.members.size > 0) throw new Error('cannot import while a durable unit is open');
-      const group = this.group;
-      this.commit(group);
-      if (this.group === group) throw new Error('the pending commit failed');
-    }
+    // Run through exclusive(): nothing may be pending, or the import would take a half-done
+    // request's writes into (or out of) the restored world.
+    if (this.group || this.openUnits > 0) throw new Error('cannot import while writes are pending: import inside store.exclusive()');
     const state = this.tracked?.read();
     const rows = Object.values(snapshot.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
     this.db.transaction(() => {
