@@ -27,3 +27,12 @@ describe('agent-services serve --issuer-key', () => {
     expect(() => parseServeArgs(['--issuer-key', file])).toThrow(`--issuer-key ${file}: not a private Ed25519 JWK`);
   });
 });
+
+describe('agent-services serve --request-timeout', () => {
+  it('sets the runtime\'s requestTimeoutMs from a duration, and refuses one that is not', () => {
+    expect(parseServeArgs(['--request-timeout', '30s']).runtime.requestTimeoutMs).toBe(30_000);
+    expect(parseServeArgs(['--request-timeout', '500ms']).runtime.requestTimeoutMs).toBe(500);
+    expect(parseServeArgs([]).runtime.requestTimeoutMs).toBeUndefined();
+    expect(() => parseServeArgs(['--request-timeout', 'soon'])).toThrow(/--request-timeout: expected a duration/);
+  });
+});
