@@ -231,6 +231,14 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     expect(copy.view.page<Note>('notes', { partition: 'p', limit: 1 }).items[0]!.position).toBe(7);
   });
 
+  it('imports a snapshot of many rows (more than one batch) exactly', async () => {
+    const store = kind.create();
+    const rows = Array.from({ length: 150 }, (_, i) => [`r${i}`, `p${i % 3}`, i + 1, { id: `r${i}`, text: `row ${i}`, n: i / 7 }] as [string, string, number, unknown]);
+    store.import({ collections: { notes: { nextPosition: 151, rows } } });
+    expect(canonicalJson(store.export())).toBe(canonicalJson({ collections: { notes: { nextPosition: 151, rows } } }));
+    expect(store.view.count('notes', 'p1')).toBe(50);
+  });
+
   it('replaces the whole state on import', async () => {
     const store = kind.create();
     await seed(store, 3);
