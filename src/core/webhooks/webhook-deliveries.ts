@@ -83,7 +83,8 @@ export class WebhookDeliveries {
    * starts once the transaction commits.
    */
   enqueue(tx: StoreTransaction, event: ServiceEvent): void {
-    if (!RELEVANT.has(event.type)) return;
+    // Most events concern agents without endpoints: nothing to build for them.
+    if (!RELEVANT.has(event.type) || !this.webhooks.anyFor(tx, event.agent_id)) return;
     const payload = this.payloads.payloadOf(tx, event);
     if (!payload) return;
     const endpoints = this.webhooks.endpointsFor(tx, event.agent_id, payload.type);

@@ -296,7 +296,9 @@ export class MemoryStore implements Store {
     const created = !this.collections.has(name);
     const collection = this.collection(name);
     if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
-    const row: Row = { id, partition: partitionName, position: collection.nextPosition++, record: deepFreeze(record), live: true };
+    // Frozen when first read (get, page, all, export), not here: most records (events, ledger
+    // lines) are written far more often than they are read.
+    const row: Row = { id, partition: partitionName, position: collection.nextPosition++, record, live: true };
     const partition = collection.partition(partitionName);
     collection.rows.set(id, row);
     partition.rows.push(row);
@@ -315,7 +317,7 @@ export class MemoryStore implements Store {
     const row = this.collections.get(name)?.rows.get(id);
     if (!row) throw new Error(`no record ${id} in ${name}`);
     const previous = row.record;
-    row.record = deepFreeze(record);
+    row.record = record;
     undo.push(() => {
       row.record = previous;
     });
