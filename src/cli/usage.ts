@@ -20,6 +20,9 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        of an older version (world.json) is imported once into world.db
   --event-retention D  remove events older than D of service time (30d, 12h, 90m, 3600s);
                        by default every event is kept
+  --request-timeout D  real-time deadline of each request's outside calls (carriers,
+                       runs, fetches; 30s, 2m, 500ms): past it the call is cut off and the
+                       request answers 500 internal_error saying so; by default none
   --admin-token T      require "Authorization: Bearer T" on /_sim
                        and on the dashboard (/_dashboard?token=T once sets a cookie)
   --service-domain D   domain of handles and mailboxes (default agents.test)

@@ -23,6 +23,7 @@ import { parseDuration } from '../core/shared/duration.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { MemoryStore } from '../providers/store/memory-store.js';
+import { requestDeadlines } from './request-deadlines.js';
 import { MemoryBlobStore } from '../providers/blobs/memory-blob-store.js';
 import { StoreEventLog } from '../providers/events/store-event-log.js';
 import { SystemClock } from '../providers/clock/system-clock.js';
@@ -298,6 +299,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
     container.get(IdempotencyKeys),
     options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
     lifetime.signal,
+    requestDeadlines(options.requestTimeoutMs),
   );
 
   return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas });

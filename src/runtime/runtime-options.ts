@@ -103,6 +103,12 @@ export interface RuntimeOptions {
   providers?: ProviderOverrides;
   /** Largest accepted request body in bytes for the HTTP shim (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Deadline of each API call's outside work (provider calls, runs, fetches), in real
+   * milliseconds: the call's `signal` aborts then and the call answers 500 `internal_error` saying
+   * so (DECISIONS.md has no timeout code). Default: none.
+   */
+  requestTimeoutMs?: number;
   /** Wallet settings: the fee schedule (defaults of DECISIONS.md). */
   wallet?: WalletOptions;
   /** Memory settings: upload limit, chunking, index choice (defaults in docs/memory.md). */

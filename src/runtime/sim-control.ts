@@ -97,27 +97,32 @@ export class SimControl {
     }
     const now = parseIso(snapshot.clock.now);
     if (now === undefined) throw new ApiError('invalid_request', 'clock.now: must be an ISO 8601 date-time', 'clock.now');
-    // Random state and clock first: they are checked before they are applied and cheap to put
-    // back, while a store import either replaces everything or (throwing) nothing. A durable
-    // store saves them in the import's own commit, so they are set before it.
-    const clock = this.deps.controllableClock;
-    const previousRandom = this.deps.random.state();
-    const previousNow = clock?.now();
-    try {
-      this.deps.random.restore(snapshot.random);
-    } catch {
-      throw new ApiError('invalid_request', 'random: not a state of this runtime\'s generator', 'random');
-    }
-    clock?.set(now);
-    try {
-      this.deps.store.import(snapshot.store as StoreSnapshot);
-    } catch {
-      this.deps.random.restore(previousRandom);
-      if (previousNow !== undefined) clock?.set(previousNow);
-      throw new ApiError('invalid_request', 'the snapshot could not be restored', 'store');
-    }
-    this.deps.restored?.();
-    this.deps.scheduler.rearmAll();
+    // Alone: after every request and job under way has ended and its writes are durable, and
+    // before any new one starts, so no request straddles the two worlds. A pending commit that
+    // fails is that commit's failure (500), not a fault of the snapshot.
+    await this.deps.store.exclusive(() => {
+      // Random state and clock first: they are checked before they are applied and cheap to put
+      // back, while a store import either replaces everything or (throwing) nothing. A durable
+      // store saves them in the import's own commit, so they are set before it.
+      const clock = this.deps.controllableClock;
+      const previousRandom = this.deps.random.state();
+      const previousNow = clock?.now();
+      try {
+        this.deps.random.restore(snapshot.random);
+      } catch {
+        throw new ApiError('invalid_request', 'random: not a state of this runtime\'s generator', 'random');
+      }
+      clock?.set(now);
+      try {
+        this.deps.store.import(snapshot.store as StoreSnapshot);
+      } catch {
+        this.deps.random.restore(previousRandom);
+        if (previousNow !== undefined) clock?.set(previousNow);
+        throw new ApiError('invalid_request', 'the snapshot could not be restored', 'store');
+      }
+      this.deps.restored?.();
+      this.deps.scheduler.rearmAll();
+    });
     await this.deps.changed();
   }
 
@@ -147,8 +152,9 @@ export class SimControl {
     host.track(
       () => ({ service_domain: this.deps.serviceDomain, clock_ms: this.deps.clock.now(), random: this.deps.random.state() }),
       (state) => {
-        // A commit failed: what it moved goes back to what is durable.
-        this.deps.random.restore(state.random);
+        // A commit failed: the clock goes back to what is durable. The random state does not:
+        // ids drawn by the failed requests may have been seen (reads are not held back by the
+        // fsync), and drawing them again would hand the same ids to new records.
         clock?.set(state.clock_ms);
       },
     );

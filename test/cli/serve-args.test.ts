@@ -44,3 +44,12 @@ describe('agent-services serve --smtp-auth and --smtp-rate', () => {
     expect(() => parseServeArgs(['--smtp-auth', 'a:b'])).toThrow('need --smtp-port');
   });
 });
+
+describe('agent-services serve --request-timeout', () => {
+  it('sets the runtime\'s requestTimeoutMs from a duration, and refuses one that is not', () => {
+    expect(parseServeArgs(['--request-timeout', '30s']).runtime.requestTimeoutMs).toBe(30_000);
+    expect(parseServeArgs(['--request-timeout', '500ms']).runtime.requestTimeoutMs).toBe(500);
+    expect(parseServeArgs([]).runtime.requestTimeoutMs).toBeUndefined();
+    expect(() => parseServeArgs(['--request-timeout', 'soon'])).toThrow(/--request-timeout: expected a duration/);
+  });
+});

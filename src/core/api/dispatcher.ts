@@ -43,6 +43,16 @@ export interface CallerPolicy {
   adminAllowed(bearer: string | null): 'allowed' | 'unauthorized' | 'hidden';
 }
 
+/** The outside-I/O deadline of every call (the runtime's `requestTimeoutMs`). */
+export interface CallDeadlines {
+  /** Budget of each call, in real milliseconds from when its dispatch began. */
+  ms: number;
+  /** The monotonic clock deadlines are read on (`performance.now()`). */
+  now(): number;
+  /** A signal that aborts `ms` real milliseconds from now. */
+  after(ms: number): AbortSignal;
+}
+
 /** Receives the failures that were turned into 500s, for logging outside the wire. */
 export type InternalErrorSink = (error: unknown, routeId: string) => void;
 
@@ -60,6 +70,8 @@ export class Dispatcher {
     private readonly onInternalError: InternalErrorSink = () => {},
     /** Aborted when the runtime closes: every call's `signal` follows it. */
     private readonly lifetime: AbortSignal = new AbortController().signal,
+    /** The deadline of each call; none when undefined. */
+    private readonly deadlines?: CallDeadlines,
   ) {
     for (const route of routes) {
       if (this.routes.has(route.definition.id)) throw new Error(`duplicate route ${route.definition.id}`);
@@ -111,6 +123,11 @@ export class Dispatcher {
       return { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
     } catch (error) {
       if (error instanceof UploadReplay) return replayed(error.outcome);
+      if (this.deadlines && context.deadline !== undefined && !(error instanceof ApiError) && this.deadlines.now() >= context.deadline) {
+        // DECISIONS.md has no timeout code: the closest is 500 internal_error. It is not a bug,
+        // so it is not reported as one; the message says what happened.
+        return errorResult(new ApiError('internal_error', `the request's outside calls did not finish within its deadline of ${this.deadlines.ms} ms`));
+      }
       if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
       return errorResult(toApiError(error));
     }
@@ -151,11 +168,26 @@ export class Dispatcher {
 
   /** The call context: who is calling (authenticated here), the signal, headers and raw body. */
   private contextOf(definition: RouteDefinition, request: DispatchRequest): CallContext {
-    const context: CallContext = {
-      agentId: request.actingAgentId !== undefined && definition.auth === 'agent' ? request.actingAgentId : this.authenticate(definition, request.bearer ?? null),
-      signal: request.signal ? this.callSignal(request.signal) : this.lifetime,
-      headers: request.headers ?? NO_HEADERS,
-    };
+    const agentId = request.actingAgentId !== undefined && definition.auth === 'agent' ? request.actingAgentId : this.authenticate(definition, request.bearer ?? null);
+    const base = request.signal ? this.callSignal(request.signal) : this.lifetime;
+    const headers = request.headers ?? NO_HEADERS;
+    const deadlines = this.deadlines;
+    let context: CallContext;
+    if (!deadlines) context = { agentId, signal: base, headers };
+    else {
+      const deadline = deadlines.now() + deadlines.ms;
+      let signal: AbortSignal | undefined;
+      // The timer and the combined signal are made only for handlers that read the signal (those
+      // doing outside work): most calls never do, and AbortSignal.any costs more than a GET.
+      context = {
+        agentId,
+        headers,
+        deadline,
+        get signal() {
+          return (signal ??= AbortSignal.any([base, deadlines.after(Math.max(0, deadline - deadlines.now()))]));
+        },
+      };
+    }
     if (definition.rawBody) context.rawBody = request.rawBody ?? new Uint8Array();
     return context;
   }

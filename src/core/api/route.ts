@@ -58,8 +58,17 @@ export interface RouteInput<P, Q, B> {
 /** Who is calling and how: the authenticated agent (null on public and admin routes) and the request around it. */
 export interface CallContext {
   agentId: string | null;
-  /** Aborted when the caller goes away or the runtime closes; long work (runs, fetches) stops on it. */
+  /**
+   * Aborted when the caller goes away, the runtime closes or the call's {@link deadline} passes;
+   * long work and outside calls (runs, fetches, provider calls) stop on it.
+   */
   signal: AbortSignal;
+  /**
+   * When the call's outside work must be done, in milliseconds of the process's monotonic clock
+   * (`performance.now()`), or undefined when the runtime sets no `requestTimeoutMs`. Real time, not
+   * service time: networks and sandboxes run in real time while a simulated clock may stand still.
+   */
+  deadline?: number;
   /** Request headers with lower-cased names (empty in-process unless the caller gave some). */
   headers: Readonly<Record<string, string>>;
   /** The exact request body bytes, on routes declared with `rawBody: true`. */

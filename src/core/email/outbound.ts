@@ -142,17 +142,22 @@ export class OutboundDelivery {
 
   private async claimAndSend(messageId: string, jobId: string | null): Promise<void> {
     const generation = this.generation;
+    // The claim commits with the attempt job's unit (so a crash after it retries); the hand-off to
+    // the relay runs outside any unit, where a slow relay holds no other write.
     const claimed = await this.store.transaction((tx) => this.claim(tx, messageId, jobId));
     if (!claimed) return;
-    let outcome: TransportOutcome | { failure: unknown };
-    try {
-      outcome = await this.transport.send(this.mailOf(claimed.record, claimed.pending));
-    } catch (failure) {
-      outcome = { failure };
-    }
-    if (generation !== this.generation) return;
-    const retryAfterMs = 'failure' in outcome && outcome.failure instanceof MailTransportError ? outcome.failure.retryAfterMs : null;
-    await this.finish(messageId, claimed.attempt, verdicts(claimed.pending, outcome), retryAfterMs);
+    const deliver = async () => {
+      let outcome: TransportOutcome | { failure: unknown };
+      try {
+        outcome = await this.transport.send(this.mailOf(claimed.record, claimed.pending));
+      } catch (failure) {
+        outcome = { failure };
+      }
+      if (generation !== this.generation) return;
+      const retryAfterMs = 'failure' in outcome && outcome.failure instanceof MailTransportError ? outcome.failure.retryAfterMs : null;
+      await this.finish(messageId, claimed.attempt, verdicts(claimed.pending, outcome), retryAfterMs);
+    };
+    await this.store.outside(deliver);
   }
 
   /**

@@ -56,10 +56,11 @@ export class CallService {
   ) {}
 
   /**
-   * Places a call from the agent's number, `initiated`.
+   * Places a call from the agent's number, `initiated`. `signal` (the request's) ends a real
+   * carrier's attempt: the call then ends `failed` (`carrier_unavailable`).
    * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number)
    */
-  async place(agentId: string, body: PlaceCallBody): Promise<PlacedCall> {
+  async place(agentId: string, body: PlaceCallBody, signal?: AbortSignal): Promise<PlacedCall> {
     const to = this.lines.recipient(this.store.view, agentId, body.to);
     if (to === TEST_NUMBERS.invalid) throw new ApiError('invalid_recipient', `to: ${to} is not a valid phone number (Twilio test number)`, 'to');
     const callId = this.random.id('call');
@@ -87,7 +88,8 @@ export class CallService {
       if (plan) this.schedule(tx, plan.ringing_at_ms, { step: 'ringing', call_id: callId, answers_at_ms: plan.answers_at_ms, refusal: plan.refusal });
       return { record, live: plan === null };
     });
-    const placed = live ? await this.dispatch(record) : record;
+    // As for SMS: the carrier is called once the call is durable, never inside a durable unit.
+    const placed = live ? ((await this.store.outside(() => this.dispatch(record, signal))) ?? record) : record;
     return { call_id: placed.call_id, to: placed.to, from: placed.from, status: placed.status, created_at: placed.created_at };
   }
 
@@ -215,10 +217,10 @@ export class CallService {
   }
 
   /** Places a call with a real carrier after it committed; a refusal fails it at once. */
-  private async dispatch(record: StoredCall): Promise<StoredCall> {
+  private async dispatch(record: StoredCall, signal: AbortSignal | undefined): Promise<StoredCall> {
     let outcome: { carrier_id: string } | { refusal: string };
     try {
-      outcome = await this.telephony.dispatchCall!(this.carrierCall(record));
+      outcome = await this.telephony.dispatchCall!(this.carrierCall(record), signal);
     } catch (error) {
       outcome = { refusal: error instanceof CarrierRefusal ? `carrier_error_${error.code}` : 'carrier_unavailable' };
     }

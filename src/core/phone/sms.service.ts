@@ -53,9 +53,10 @@ export class SmsService {
 
   /**
    * Accepts an SMS from the agent's number, `queued`.
+   * `signal` (the request's) ends a real carrier's attempt: the message then ends `failed` 30008.
    * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number)
    */
-  async send(agentId: string, body: SendSmsBody): Promise<SmsMessage> {
+  async send(agentId: string, body: SendSmsBody, signal?: AbortSignal): Promise<SmsMessage> {
     const to = this.lines.recipient(this.store.view, agentId, body.to);
     if (to === TEST_NUMBERS.invalid) throw new ApiError('invalid_recipient', `to: ${to} is not a valid phone number (Twilio test number)`, 'to');
     const { encoding, num_segments } = smsSegments(body.body);
@@ -88,8 +89,12 @@ export class SmsService {
       }
       return { record, live: plan === null };
     });
-    if (live) return this.dispatch(record);
-    return smsView(record);
+    if (!live) return smsView(record);
+    // The carrier is called once the send is durable, never inside a durable unit (a keyed send):
+    // a unit would hold every other write while Twilio answers, and a failed commit after the
+    // call would let a retry send twice. A keyed send therefore answers what it committed
+    // (`queued`, what a retry replays); its outcome follows as a status change.
+    return (await this.store.outside(() => this.dispatch(record, signal))) ?? smsView(record);
   }
 
   /** One of the agent's outbound messages. @throws ApiError 404 not_found (unknown or another agent's) */
@@ -170,10 +175,10 @@ export class SmsService {
   }
 
   /** Hands a message to a real carrier after its send committed; a refusal fails it at once. */
-  private async dispatch(record: StoredSms): Promise<SmsMessage> {
+  private async dispatch(record: StoredSms, signal: AbortSignal | undefined): Promise<SmsMessage> {
     let outcome: { carrier_id: string } | { refusal: string };
     try {
-      outcome = await this.telephony.dispatchSms!(this.carrierSms(record));
+      outcome = await this.telephony.dispatchSms!(this.carrierSms(record), signal);
     } catch (error) {
       // Twilio's numeric error codes are kept; anything else (no answer at all) is 30008, unknown error.
       outcome = { refusal: error instanceof CarrierRefusal && /^\d+$/.test(error.code) ? error.code : '30008' };

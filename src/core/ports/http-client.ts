@@ -8,6 +8,8 @@ export interface OutboundRequest {
   body?: string | Uint8Array;
   /** Gives up after this many milliseconds of real time (the caller decides what that means). */
   timeoutMs: number;
+  /** Ends the request early (the calling request's deadline, or its caller going away). */
+  signal?: AbortSignal;
 }
 
 /** The answer to an {@link OutboundRequest}; headers are lower-cased. */

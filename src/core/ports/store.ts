@@ -76,8 +76,8 @@ export interface RuntimeStateHost {
   /** The state saved with the last commit, or undefined for a store that never saved one. */
   load(): RuntimeState | undefined;
   /**
-   * Supplies the live state: it is read and saved with every commit from now on; `reset` puts the
-   * last saved state back when a commit fails.
+   * Supplies the live state: it is read and saved with every commit from now on; `reset` is given
+   * the last saved state when a commit fails (the host decides what of it to put back).
    */
   track(read: () => RuntimeState, reset: (saved: RuntimeState) => void): void;
   /** Saves the live state now (the clock moved without other writes); resolves once durable. */
@@ -106,6 +106,21 @@ export interface Store {
    * @throws what `work` threw (its applied transactions stay), or the commit's failure (none stay)
    */
   unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => void): Promise<T>;
+  /**
+   * Runs outside work (a network call: a webhook POST, a carrier send) where it cannot hold a
+   * durable unit open. Outside a unit it runs `work` at once and answers its promise. Inside an
+   * open unit it answers undefined and runs `work` once the unit is durable, outside any unit; the
+   * unit resolves only after `work` settled (so a request or job still waits for it), and `work`
+   * never runs when the unit's commit fails, so no rollback follows an outside effect.
+   */
+  outside<T>(work: () => Promise<T>): Promise<T> | undefined;
+  /**
+   * Runs `work` alone: once every open unit has ended and every applied transaction is durable,
+   * holding new units and transactions until it returns (for `import`: a restore never lands in
+   * the middle of a request).
+   * @throws the pending commit's failure (then `work` does not run), or what `work` threw
+   */
+  exclusive<T>(work: () => T): Promise<T>;
   /** Registers work to run after each commit that changed something. */
   onCommit(hook: () => void | Promise<void>): void;
   /** Plain-JSON copy of the whole store. */

@@ -84,10 +84,10 @@ export interface Telephony {
   planSms(tx: StoreTransaction, sms: CarrierSms): SmsPlan | null;
   /** The fate of a call up to its answer; null when the carrier reports it later. */
   planCall(tx: StoreTransaction, call: CarrierCall): CallPlan | null;
-  /** Hands an SMS to a real carrier. @throws CarrierRefusal when the carrier refused it */
-  dispatchSms?(sms: CarrierSms): Promise<{ carrier_id: string }>;
-  /** Places a call with a real carrier. @throws CarrierRefusal when the carrier refused it */
-  dispatchCall?(call: CarrierCall): Promise<{ carrier_id: string }>;
+  /** Hands an SMS to a real carrier; `signal` ends the attempt. @throws CarrierRefusal when the carrier refused it */
+  dispatchSms?(sms: CarrierSms, signal?: AbortSignal): Promise<{ carrier_id: string }>;
+  /** Places a call with a real carrier; `signal` ends the attempt. @throws CarrierRefusal when the carrier refused it */
+  dispatchCall?(call: CarrierCall, signal?: AbortSignal): Promise<{ carrier_id: string }>;
 }
 
 /** Injection token of {@link Telephony}. */

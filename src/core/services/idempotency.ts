@@ -5,8 +5,15 @@ import { ApiError } from '../shared/api-error.js';
 import { DAY_MS } from '../shared/time.js';
 
 const COLLECTION = 'idempotency';
-/** All records share one partition, so the oldest-first walk of expiry is one page read. */
-const PARTITION = '';
+/** The partition of records that have a row in {@link EXPIRY}. */
+const PARTITION = 'k';
+/** Records of worlds written before the expiry index (format 1 databases): swept the old way until none is left. */
+const LEGACY_PARTITION = '';
+/**
+ * The expiry index: one small row per record (`{created_ms}` under the record's id), oldest first
+ * in one partition, so the sweep reads these rows and never a stored response.
+ */
+const EXPIRY = 'idempotency_expiry';
 /** Expired records each new record removes at most: the table stays near one day of keys. */
 const SWEEP_PER_WRITE = 2;
 
@@ -25,9 +32,15 @@ export interface StoredOutcome {
 }
 
 interface IdempotencyRecord extends StoredOutcome {
-  /** `scope:key`, the record's own id (the expiry sweep reads records, not ids). */
+  /** `scope:key`, the record's own id. */
   id: string;
   fingerprint: string;
+  created_ms: number;
+}
+
+/** A row of the expiry index. */
+interface ExpiryRow {
+  id: string;
   created_ms: number;
 }
 
@@ -85,10 +98,11 @@ export class IdempotencyKeys {
         if (outcome.status === 400 || outcome.status === 401) return;
         const now = this.clock.now();
         // An expired record of the same key makes way: the new one goes to the newest position.
-        if (tx.get(COLLECTION, id)) tx.remove(COLLECTION, id);
+        if (tx.remove(COLLECTION, id)) tx.remove(EXPIRY, id);
         const headers = outcome.headers && Object.keys(outcome.headers).length > 0 ? { headers: { ...outcome.headers } } : {};
         const record: IdempotencyRecord = { id, fingerprint, created_ms: now, status: outcome.status, body: outcome.body ?? null, ...headers };
         tx.insert(COLLECTION, id, record, PARTITION);
+        tx.insert<ExpiryRow>(EXPIRY, id, { id, created_ms: now });
         this.sweep(tx, now);
       },
     };
@@ -108,10 +122,16 @@ export class IdempotencyKeys {
     }
   }
 
-  /** Removes the oldest records whose day has passed (a few per new record). */
+  /** Removes the oldest records whose day has passed (a few per new record), reading only the expiry index. */
   private sweep(tx: StoreTransaction, now: number): void {
-    const oldest = tx.page<IdempotencyRecord>(COLLECTION, { partition: PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE }).items;
-    for (const { record } of oldest) {
+    for (const { record: row } of tx.page<ExpiryRow>(EXPIRY, { partition: '', order: 'oldest', limit: SWEEP_PER_WRITE }).items) {
+      if (now < row.created_ms + IDEMPOTENCY_TTL_MS) break;
+      tx.remove(COLLECTION, row.id);
+      tx.remove(EXPIRY, row.id);
+    }
+    // Counts are kept by the store, so this costs nothing once the legacy records are gone.
+    if (tx.count(COLLECTION, LEGACY_PARTITION) === 0) return;
+    for (const { record } of tx.page<IdempotencyRecord>(COLLECTION, { partition: LEGACY_PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE }).items) {
       if (now < record.created_ms + IDEMPOTENCY_TTL_MS) break;
       tx.remove(COLLECTION, record.id);
     }

@@ -14,7 +14,10 @@ export interface Job {
   data: { [key: string]: Json };
 }
 
-/** Runs a job of one type when it falls due. */
+/**
+ * Runs a job of one type when it falls due, inside the job's durable unit: outside calls (HTTP,
+ * carriers) go through `store.outside`, which runs them once the unit is durable.
+ */
 export type JobHandler = (job: Job) => void | Promise<void>;
 
 /**
@@ -90,20 +93,26 @@ export class Scheduler {
     if (!job || this.running.has(jobId)) return;
     this.running.add(jobId);
     let failure: { error: unknown } | undefined;
+    let later: Job | undefined;
     try {
       await this.store.unit(
         async () => {
+          // Read again: a restore may have replaced the world while the unit waited to start.
+          const current = this.store.view.get<Job>(JOBS, jobId);
+          if (!current) return;
+          if (current.at_ms > this.clock.now()) return void (later = current);
           try {
-            await this.handlers.get(job.type)!(job);
+            await this.handlers.get(current.type)!(current);
           } catch (error) {
             failure = { error };
           }
         },
-        (tx) => void tx.remove(JOBS, jobId),
+        (tx) => void (later === undefined && tx.remove(JOBS, jobId)),
       );
     } finally {
       this.running.delete(jobId);
     }
+    if (later) this.arm(later);
     if (failure) throw failure.error;
   }
 }

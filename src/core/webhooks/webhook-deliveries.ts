@@ -85,7 +85,8 @@ export class WebhookDeliveries {
    * starts once the transaction commits.
    */
   enqueue(tx: StoreTransaction, event: ServiceEvent): void {
-    if (!RELEVANT.has(event.type)) return;
+    // Most events concern agents without endpoints: nothing to build for them.
+    if (!RELEVANT.has(event.type) || !this.webhooks.anyFor(tx, event.agent_id)) return;
     const payload = this.payloads.payloadOf(tx, event);
     if (!payload) return;
     const endpoints = this.webhooks.endpointsFor(tx, event.agent_id, payload.type);
@@ -129,7 +130,9 @@ export class WebhookDeliveries {
     await this.inFlight.get(deliveryId)?.catch(() => undefined);
     const generation = this.generation;
     const claimed = await this.store.transaction((tx) => this.claim(tx, deliveryId, attempt));
-    if (claimed) await this.track(deliveryId, this.attempt(deliveryId, attempt, generation));
+    // The POST waits for the claim (and the job's removal) to be durable: it never holds the
+    // job's unit open, and a failed commit never follows it. The job's run still waits for it.
+    if (claimed) await this.store.outside(() => this.track(deliveryId, this.attempt(deliveryId, attempt, generation)));
   }
 
   /** Remembers `work` as the attempt under way for `deliveryId` until it settles. */

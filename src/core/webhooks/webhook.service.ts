@@ -93,6 +93,11 @@ export class WebhookService {
     });
   }
 
+  /** Whether any endpoint (the agent's own, or one configured for every agent) could take an event of `agentId`. */
+  anyFor(view: StoreView, agentId: string | null): boolean {
+    return this.config.endpoints.length > 0 || (agentId !== null && view.count(WEBHOOKS, agentId) > 0);
+  }
+
   /** The endpoints that want an event of `type` of agent `agentId` (null: no agent), read in `view`. */
   endpointsFor(view: StoreView, agentId: string | null, type: string): Endpoint[] {
     const wants = (events: readonly string[]) => events[0] === '*' || events.includes(type);

@@ -2,14 +2,14 @@ import type { HttpClient, OutboundRequest, OutboundResponse } from '../../core/p
 
 /** {@link HttpClient} over the platform's `fetch`, with a hard timeout and no redirects followed. */
 export class FetchHttpClient implements HttpClient {
-  /** @throws Error when the request got no answer within `timeoutMs` or the connection failed */
+  /** @throws Error when the request got no answer within `timeoutMs`, its signal aborted or the connection failed */
   async request(request: OutboundRequest): Promise<OutboundResponse> {
     const response = await fetch(request.url, {
       method: request.method,
       ...(request.headers ? { headers: request.headers } : {}),
       ...(request.body !== undefined ? { body: request.body } : {}),
       redirect: 'manual',
-      signal: AbortSignal.timeout(request.timeoutMs),
+      signal: request.signal ? AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.signal]) : AbortSignal.timeout(request.timeoutMs),
     });
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {

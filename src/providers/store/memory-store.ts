@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { injectable } from '../../core/shared/di.js';
 import { deepFreeze } from '../../core/shared/json.js';
+import { runOutside } from './run-outside.js';
 import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
 
 interface Row {
@@ -39,6 +40,8 @@ interface Unit {
   open: boolean;
   wrote: boolean;
   after: Array<() => void>;
+  /** Outside work to run once the unit is durable (see {@link Store.outside}). */
+  outside: Array<() => Promise<unknown>>;
 }
 
 const DEFAULT_PARTITION = '';
@@ -78,6 +81,11 @@ export class MemoryStore implements Store {
   private after: Array<() => void> = [];
   /** Partitions the running transaction removed rows from (compacted once it succeeds). */
   private shrunk: Partition[] = [];
+  /** Top-level units under way. */
+  private openUnits = 0;
+  /** Set while {@link exclusive} waits or runs: new units and transactions wait for it. */
+  private gate: Promise<void> | null = null;
+  private idleWaiters: Array<() => void> = [];
 
   readonly view: StoreView = {
     get: (collection, id) => this.get(collection, id),
@@ -104,6 +112,9 @@ export class MemoryStore implements Store {
   }
 
   async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
+    if (this.inTransaction) throw new Error('store transactions do not nest');
+    // Only work outside an open unit waits for an exclusive section (a unit's own work must finish first).
+    while (this.gate && !this.units.getStore()?.open) await this.gate;
     if (this.inTransaction) throw new Error('store transactions do not nest');
     const undo: Array<() => void> = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
@@ -140,15 +151,47 @@ export class MemoryStore implements Store {
       if (last) await this.transaction((tx) => last(tx, result));
       return result;
     }
-    const unit: Unit = { open: true, wrote: false, after: [] };
+    while (this.gate) await this.gate;
+    const unit: Unit = { open: true, wrote: false, after: [], outside: [] };
+    this.openUnits++;
+    let result: T;
     try {
-      const result = await this.units.run(unit, work);
+      result = await this.units.run(unit, work);
       if (last) await this.units.run(unit, () => this.transaction((tx) => last(tx, result)));
-      return result;
     } finally {
       unit.open = false;
+      this.openUnits--;
+      this.wakeIdle();
       await this.committed(unit.wrote, unit.after);
+      await this.units.exit(() => runOutside(unit.outside));
     }
+    return result;
+  }
+
+  outside<T>(work: () => Promise<T>): Promise<T> | undefined {
+    const unit = this.units.getStore();
+    if (!unit?.open) return work();
+    unit.outside.push(work);
+    return undefined;
+  }
+
+  async exclusive<T>(work: () => T): Promise<T> {
+    while (this.gate) await this.gate;
+    let release!: () => void;
+    this.gate = new Promise<void>((resolve) => (release = resolve));
+    try {
+      while (this.openUnits > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      return work();
+    } finally {
+      this.gate = null;
+      release();
+    }
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   /** Runs the commit hooks (when something changed), then the after-commit callbacks. */
@@ -182,6 +225,7 @@ export class MemoryStore implements Store {
 
   import(snapshot: StoreSnapshot): void {
     if (this.inTransaction) throw new Error('cannot import inside a transaction');
+    if (this.openUnits > 0) throw new Error('cannot import while a durable unit is open: import inside store.exclusive()');
     const collections = new Map<string, Collection>();
     for (const [name, data] of Object.entries(snapshot.collections)) {
       const collection = new Collection();
@@ -252,7 +296,9 @@ export class MemoryStore implements Store {
     const created = !this.collections.has(name);
     const collection = this.collection(name);
     if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
-    const row: Row = { id, partition: partitionName, position: collection.nextPosition++, record: deepFreeze(record), live: true };
+    // Frozen when first read (get, page, all, export), not here: most records (events, ledger
+    // lines) are written far more often than they are read.
+    const row: Row = { id, partition: partitionName, position: collection.nextPosition++, record, live: true };
     const partition = collection.partition(partitionName);
     collection.rows.set(id, row);
     partition.rows.push(row);
@@ -271,7 +317,7 @@ export class MemoryStore implements Store {
     const row = this.collections.get(name)?.rows.get(id);
     if (!row) throw new Error(`no record ${id} in ${name}`);
     const previous = row.record;
-    row.record = deepFreeze(record);
+    row.record = record;
     undo.push(() => {
       row.record = previous;
     });

@@ -52,20 +52,20 @@ export class TwilioTelephony implements Telephony {
   }
 
   /** Creates a Message resource. @throws CarrierRefusal with Twilio's error code */
-  async dispatchSms(sms: CarrierSms): Promise<{ carrier_id: string }> {
+  async dispatchSms(sms: CarrierSms, signal?: AbortSignal): Promise<{ carrier_id: string }> {
     const form = new URLSearchParams({ To: sms.to, From: this.options.fromNumber ?? sms.from, Body: sms.body, StatusCallback: `${this.callbacks}/sms/status` });
-    return this.create('Messages.json', form);
+    return this.create('Messages.json', form, signal);
   }
 
   /** Creates a Call resource: a script becomes inline TwiML `<Say>`, a URL is Twilio's `Url`. @throws CarrierRefusal with Twilio's error code */
-  async dispatchCall(call: CarrierCall): Promise<{ carrier_id: string }> {
+  async dispatchCall(call: CarrierCall, signal?: AbortSignal): Promise<{ carrier_id: string }> {
     const form = new URLSearchParams({ To: call.to, From: this.options.fromNumber ?? call.from });
     if ('script' in call.flow) form.set('Twiml', `<Response><Say>${escapeXml(call.flow.script)}</Say></Response>`);
     else form.set('Url', call.flow.twiml_url);
     form.set('StatusCallback', `${this.callbacks}/call/status`);
     form.set('StatusCallbackMethod', 'POST');
     for (const event of ['initiated', 'ringing', 'answered', 'completed']) form.append('StatusCallbackEvent', event);
-    return this.create('Calls.json', form);
+    return this.create('Calls.json', form, signal);
   }
 
   /** The `/_twilio` edge that verifies and applies Twilio's callbacks. */
@@ -73,7 +73,7 @@ export class TwilioTelephony implements Telephony {
     return twilioCallbackEdge({ authToken: this.options.authToken, callbackBaseUrl: this.options.callbackBaseUrl, reports });
   }
 
-  private async create(resource: string, form: URLSearchParams): Promise<{ carrier_id: string }> {
+  private async create(resource: string, form: URLSearchParams, signal: AbortSignal | undefined): Promise<{ carrier_id: string }> {
     const answer = await this.options.httpClient
       .request({
         method: 'POST',
@@ -85,6 +85,7 @@ export class TwilioTelephony implements Telephony {
         },
         body: form.toString(),
         timeoutMs: this.options.timeoutMs ?? 10_000,
+        ...(signal ? { signal } : {}),
       })
       .catch((error: unknown) => {
         throw new CarrierRefusal('unreachable', `Twilio did not answer: ${(error as Error)?.message ?? String(error)}`);

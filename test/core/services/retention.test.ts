@@ -2,6 +2,8 @@
 // events forever unless a retention is set.
 import { describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../../src/index.js';
+import type { Store, StoreTransaction, StoreView } from '../../../src/core/ports/store.js';
+import { MemoryStore } from '../../../src/providers/store/memory-store.js';
 
 function keyedCreate(runtime: Runtime, name: string, key: string) {
   return runtime.dispatch({ routeId: 'sim.createAgent', body: { name }, bearer: null, idempotencyKey: key });
@@ -22,6 +24,33 @@ describe('retention', () => {
     expect(collectionSize(runtime, 'idempotency')).toBe(3);
     // An expired key is a new request: it runs again (and the name is taken now).
     expect((await keyedCreate(runtime, 'a0', 'k0')).status).toBe(409);
+  });
+
+  it('sweeps expired keys from the expiry index alone, never reading a stored response', async () => {
+    // Every page read of the store, by collection, through the view and every transaction handle.
+    const pages: string[] = [];
+    const store = new MemoryStore();
+    const watch = <V extends StoreView>(view: V): V =>
+      new Proxy(view, {
+        get: (target, name, receiver) =>
+          name === 'page' ? (collection: string, query: Parameters<StoreView['page']>[1]) => (pages.push(collection), target.page(collection, query)) : Reflect.get(target, name, receiver),
+      });
+    const watched: Store = new Proxy(store, {
+      get: (target, name) => {
+        if (name === 'view') return watch(target.view);
+        if (name === 'transaction') return <T>(fn: (tx: StoreTransaction) => T) => target.transaction((tx) => fn(watch(tx)));
+        if (name === 'unit') return <T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => void) => target.unit(work, last && ((tx, result) => last(watch(tx), result)));
+        const value = Reflect.get(target, name, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const runtime = await createRuntime({ store: watched });
+    for (let i = 0; i < 4; i++) expect((await keyedCreate(runtime, `a${i}`, `k${i}`)).status).toBe(201);
+    await runtime.sim.advance({ seconds: 86_400 });
+    for (let i = 0; i < 2; i++) expect((await keyedCreate(runtime, `b${i}`, `fresh${i}`)).status).toBe(201);
+    expect(collectionSize(runtime, 'idempotency')).toBe(2);
+    expect(pages).toContain('idempotency_expiry');
+    expect(pages).not.toContain('idempotency');
   });
 
   it('keeps a record that is still within its day', async () => {

@@ -102,7 +102,7 @@ describe('a write that fails', () => {
     })();
     const errors: unknown[] = [];
     const runtime = await createRuntime({ store: open(file, { maxPages: pages + 4 }), onInternalError: (error) => errors.push(error) });
-    const before = JSON.stringify(runtime.sim.snapshot());
+    const { random: randomBefore, ...before } = runtime.sim.snapshot();
     const big = await runtime.dispatch({
       routeId: 'email.send',
       bearer: alice.api_key,
@@ -112,7 +112,10 @@ describe('a write that fails', () => {
     expect(big.status).toBe(500);
     expect(big.body).toMatchObject({ error: { code: 'internal_error' } });
     expect(errors.length).toBeGreaterThan(0);
-    expect(JSON.stringify(runtime.sim.snapshot())).toBe(before);
+    const { random: randomAfter, ...after } = runtime.sim.snapshot();
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+    // The random state is not put back: the ids the failed request drew are never drawn again.
+    expect(randomAfter).not.toBe(randomBefore);
 
     // The key was not stored: the same request runs again (and fails again, the disk is still full).
     const again = await runtime.dispatch({ routeId: 'email.send', bearer: alice.api_key, idempotencyKey: 'big-one', body: { to: ['bob@agents.test'], subject: 'large', text: 'x'.repeat(400_000) } });
@@ -121,5 +124,64 @@ describe('a write that fails', () => {
 
     const small = await runtime.dispatch({ routeId: 'email.send', bearer: alice.api_key, body: { to: ['bob@agents.test'], subject: 'small', text: 'hi' } });
     expect(small.status).toBe(201);
+  });
+
+  it('never hands out again an id that a failed request drew', async () => {
+    const file = path.join(dir, 'ids.db');
+    const first = await createRuntime({ store: SqliteStore.open(file) });
+    const alice = await first.createAgent({ name: 'alice' });
+    await first.createAgent({ name: 'bob' });
+    await first.close();
+    const pages = (() => {
+      const store = SqliteStore.open(file);
+      const { pageBytes } = store.sizes();
+      void store.close();
+      return pageBytes / 4096;
+    })();
+    const runtime = await createRuntime({ store: open(file, { maxPages: pages + 4 }), onInternalError: () => undefined });
+    const send = (target: typeof runtime, subject: string, text: string) =>
+      target.dispatch({ routeId: 'email.send', bearer: alice.api_key, body: { to: ['bob@agents.test'], subject, text } });
+    // What a request would draw from the state before the failure: a twin world restored from it.
+    const twin = await createRuntime();
+    await twin.sim.restore(runtime.sim.snapshot());
+    const drawn = ((await send(twin, 'small', 'hi')).body as { message_id: string }).message_id;
+    await twin.close();
+    expect((await send(runtime, 'large', 'x'.repeat(400_000))).status).toBe(500);
+    const after = await send(runtime, 'small', 'hi');
+    expect(after.status).toBe(201);
+    // The failed request drew `drawn` (and it may have been seen: reads do not wait for fsync).
+    expect((after.body as { message_id: string }).message_id).not.toBe(drawn);
+  });
+});
+
+describe('a restore while a commit is pending', () => {
+  it('rejects with the commit\'s failure and imports nothing when that COMMIT fails', async () => {
+    const store = open(path.join(dir, 'pending.db'));
+    await store.transaction((tx) => tx.insert('notes', 'kept', { text: 'x' }, 'p'));
+    // The next COMMIT fails the way a full disk or an I/O error makes it fail.
+    const sql = (store as unknown as { sql: { commit: { run: () => unknown } } }).sql;
+    const commit = sql.commit.run.bind(sql.commit);
+    let failures = 1;
+    sql.commit.run = () => {
+      if (failures-- > 0) throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      return commit();
+    };
+    const snapshot = { collections: { other: { nextPosition: 2, rows: [['o1', '', 1, { x: 1 }]] as Array<[string, string, number, unknown]> } } };
+    const pending = store.transaction((tx) => tx.insert('notes', 'pending', { text: 'y' }, 'p'));
+    pending.catch(() => undefined);
+    let imported = false;
+    await expect(
+      store.exclusive(() => {
+        store.import(snapshot);
+        imported = true;
+      }),
+    ).rejects.toThrow(/disk I\/O error/);
+    await expect(pending).rejects.toThrow(/disk I\/O error/);
+    expect(imported).toBe(false);
+    expect(store.view.count('notes')).toBe(1);
+    expect(store.view.count('other')).toBe(0);
+    // The next restore, with the disk back, goes through.
+    await store.exclusive(() => store.import(snapshot));
+    expect(store.view.count('other')).toBe(1);
   });
 });

@@ -231,6 +231,14 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     expect(copy.view.page<Note>('notes', { partition: 'p', limit: 1 }).items[0]!.position).toBe(7);
   });
 
+  it('imports a snapshot of many rows (more than one batch) exactly', async () => {
+    const store = kind.create();
+    const rows = Array.from({ length: 150 }, (_, i) => [`r${i}`, `p${i % 3}`, i + 1, { id: `r${i}`, text: `row ${i}`, n: i / 7 }] as [string, string, number, unknown]);
+    store.import({ collections: { notes: { nextPosition: 151, rows } } });
+    expect(canonicalJson(store.export())).toBe(canonicalJson({ collections: { notes: { nextPosition: 151, rows } } }));
+    expect(store.view.count('notes', 'p1')).toBe(50);
+  });
+
   it('replaces the whole state on import', async () => {
     const store = kind.create();
     await seed(store, 3);
@@ -443,6 +451,74 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     expect(store.view.count('notes', 'p')).toBe(20);
     expect(store.view.count('notes', 'q')).toBe(20);
     expect(store.view.count('keys')).toBe(20);
+  });
+  it('holds a transaction that arrives while a unit stays open across turns, and commits both', async () => {
+    const store = kind.create();
+    const order: string[] = [];
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    let applied!: () => void;
+    const unitApplied = new Promise<void>((resolve) => (applied = resolve));
+    const unit = store.unit(async () => {
+      await store.transaction((tx) => {
+        tx.insert<Note>('notes', 'u', { id: 'u', text: 'unit' }, 'p');
+        tx.afterCommit(() => order.push('unit durable'));
+      });
+      applied();
+      await finished;
+    });
+    await unitApplied;
+    // Several turns pass: the unit's group is due but held open by the unit (sealed).
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    const late = store.transaction((tx) => {
+      tx.insert<Note>('notes', 't', { id: 't', text: 'late' }, 'p');
+      tx.afterCommit(() => order.push('late durable'));
+    });
+    const lateDone = late.then(() => order.push('late resolved'));
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    // With group commit the newcomer waits for the next group before it is even applied (the
+    // path the sealed group takes); the memory store applies it at once.
+    expect(store.view.get('notes', 't') !== undefined).toBe(kind.name !== 'SqliteStore');
+    finish();
+    await Promise.all([unit, lateDone]);
+    expect(ids(store, { partition: 'p', limit: 10 }).sort()).toEqual(['t', 'u']);
+    // A late transaction resolves only once durable; on a store with group commit it waited for
+    // the next group (the open unit's group took no newcomers), so it is durable after the unit.
+    expect(order.indexOf('late durable')).toBeLessThan(order.indexOf('late resolved'));
+    if (kind.name === 'SqliteStore') expect(order).toEqual(['unit durable', 'late durable', 'late resolved']);
+  });
+
+  it('runs exclusive work after every open unit ended and is durable, holding newcomers until it is done', async () => {
+    const store = kind.create();
+    await seed(store, 2);
+    const snapshot = store.export();
+    const order: string[] = [];
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    let applied!: () => void;
+    const unitApplied = new Promise<void>((resolve) => (applied = resolve));
+    const unit = store.unit(async () => {
+      await store.transaction((tx) => tx.insert<Note>('notes', 'mid', { id: 'mid', text: '' }, 'p'));
+      applied();
+      await finished;
+      await store.transaction((tx) => tx.insert<Note>('notes', 'end', { id: 'end', text: '' }, 'p'));
+      order.push('unit done');
+    });
+    await unitApplied;
+    // Importing now would drop half of the unit: refused outright, exclusive() waits instead.
+    expect(() => store.import(snapshot)).toThrow(/exclusive/);
+    const restore = store.exclusive(() => {
+      order.push(`restore sees ${store.view.count('notes')}`);
+      store.import(snapshot);
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const newcomer = store.transaction((tx) => tx.insert<Note>('notes', 'new', { id: 'new', text: '' }, 'p')).then(() => order.push('newcomer done'));
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual([]);
+    finish();
+    await Promise.all([unit, restore, newcomer]);
+    expect(order).toEqual(['unit done', 'restore sees 4', 'newcomer done']);
+    expect(ids(store, { partition: 'p', limit: 10 })).toEqual(['new', 'n2', 'n1']);
   });
 });
 
