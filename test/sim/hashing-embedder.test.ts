@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HashingEmbedder, featuresOf, hashingVector } from '../../../src/sim/hashing-embedder.js';
-import { porterStem } from '../../../src/sim/porter-stemmer.js';
-import { sha256Hex } from '../../../src/core/shared/json.js';
+import { HashingEmbedder, featuresOf, hashingVector } from '../../src/sim/hashing-embedder.js';
+import { porterStem } from '../../src/sim/porter-stemmer.js';
+import { sha256Hex } from '../../src/core/shared/json.js';
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 

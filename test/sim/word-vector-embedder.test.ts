@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../src/core/shared/json.js';
-import { loadWordVectorTable, parseWordVectorTable } from '../../../src/providers/embeddings/word-vector-table-file.js';
-import { HashingEmbedder } from '../../../src/sim/hashing-embedder.js';
-import { DEFAULT_CALIBRATION, HybridEmbedder, WordVectorEmbedder, createDefaultEmbedder, rowOf, sifVector } from '../../../src/sim/word-vector-embedder.js';
+import { sha256Hex } from '../../src/core/shared/json.js';
+import { loadWordVectorTable, parseWordVectorTable } from '../../src/providers/embeddings/word-vector-table-file.js';
+import { HashingEmbedder } from '../../src/sim/hashing-embedder.js';
+import { DEFAULT_CALIBRATION, HybridEmbedder, WordVectorEmbedder, createDefaultEmbedder, rowOf, sifVector } from '../../src/sim/word-vector-embedder.js';
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 // One table per process: every test shares the loader's cached copy.

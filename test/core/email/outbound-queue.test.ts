@@ -12,7 +12,7 @@ import {
   type OutboundRequest,
   type Runtime,
   type TransportOutcome,
-} from '../../src/index.js';
+} from '../../../src/index.js';
 
 /**
  * A relay the test scripts: the n-th DATA is answered with `answers[n]` (the last one repeats);

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_TEST_TIMEOUT_MS, kill, killAll, launch, waitForLine } from '../cli/cli-process.js';
-import { ensureBuilt } from '../cli/ensure-built.js';
+import { CLI_TEST_TIMEOUT_MS, kill, killAll, launch, waitForLine } from '../../cli/cli-process.js';
+import { ensureBuilt } from '../../cli/ensure-built.js';
 
 let dir: string;
 

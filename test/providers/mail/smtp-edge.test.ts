@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, type ListeningEdge, type Runtime } from '../../src/index.js';
+import { createRuntime, type ListeningEdge, type Runtime } from '../../../src/index.js';
 import { dataOf, openSmtp } from './smtp-client.js';
 
 const MESSAGE = (subject: string) => `From: zoe@example.com\r\nTo: bob@agents.test\r\nSubject: ${subject}\r\n\r\nbody\r\n`;

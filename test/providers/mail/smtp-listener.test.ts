@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson, connect, createRuntime, serve, type AgentClient, type ListeningEdge, type Runtime, type RunningServer } from '../../src/index.js';
+import { canonicalJson, connect, createRuntime, serve, type AgentClient, type ListeningEdge, type Runtime, type RunningServer } from '../../../src/index.js';
 import { dataOf, openSmtp } from './smtp-client.js';
 
 const RAW = [

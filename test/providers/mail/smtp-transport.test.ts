@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SmtpMailTransport, createRuntime, type AgentClient, type Runtime } from '../../src/index.js';
+import { SmtpMailTransport, createRuntime, type AgentClient, type Runtime } from '../../../src/index.js';
 
 const b64 = (data: string | Uint8Array) => Buffer.from(data).toString('base64');
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, ensureBuilt } from '../cli/ensure-built.js';
-import { openSmtp } from './smtp-client.js';
+import { CLI, ROOT, ensureBuilt } from './ensure-built.js';
+import { openSmtp } from '../providers/mail/smtp-client.js';
 
 const children: ChildProcess[] = [];
 
