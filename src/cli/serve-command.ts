@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createRuntime, DASHBOARD_PATH } from '../index.js';
 import { serve } from '../http/serve.js';
-import { SmtpMailTransport } from '../providers/mail/smtp-mail-transport.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 import { parseDuration } from '../core/shared/duration.js';
@@ -78,9 +77,6 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
     ...(values['embedding-model'] ? { memory: { embeddingModel: { folder: values['embedding-model'], dtype: embeddingDtype } } } : {}),
     compute: { sandbox: values.sandbox },
     browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
-    providers: {
-      ...(values['smtp-relay'] ? { mailTransport: SmtpMailTransport.fromUrl(values['smtp-relay']) } : {}),
-    },
   };
   const smtpPort = values['smtp-port'];
   if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
@@ -90,16 +86,20 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
   if (smtpAuth !== undefined && (colon <= 0 || colon === smtpAuth.length - 1)) throw new Error('--smtp-auth must be USER:PASSWORD, both non-empty');
   const smtpRate = values['smtp-rate'];
   if (smtpRate !== undefined && (!/^\d{1,9}$/.test(smtpRate) || Number(smtpRate) < 1)) throw new Error(`--smtp-rate must be a positive integer (messages a minute per connection), got "${smtpRate}"`);
-  if (smtp) {
+  if (!smtp && (smtpAuth !== undefined || smtpRate !== undefined)) throw new Error('--smtp-auth and --smtp-rate need --smtp-port');
+  if (smtp || values['smtp-relay']) {
     runtime.email = {
-      smtp: {
-        ...smtp,
-        ...(smtpAuth !== undefined ? { auth: { user: smtpAuth.slice(0, colon), pass: smtpAuth.slice(colon + 1) } } : {}),
-        ...(smtpRate !== undefined ? { maxMessagesPerMinute: Number(smtpRate) } : {}),
-      },
+      ...(values['smtp-relay'] ? { relay: values['smtp-relay'] } : {}),
+      ...(smtp
+        ? {
+            smtp: {
+              ...smtp,
+              ...(smtpAuth !== undefined ? { auth: { user: smtpAuth.slice(0, colon), pass: smtpAuth.slice(colon + 1) } } : {}),
+              ...(smtpRate !== undefined ? { maxMessagesPerMinute: Number(smtpRate) } : {}),
+            },
+          }
+        : {}),
     };
-  } else if (smtpAuth !== undefined || smtpRate !== undefined) {
-    throw new Error('--smtp-auth and --smtp-rate need --smtp-port');
   }
   return { runtime, host, port, demo: values.demo, smtp };
 }

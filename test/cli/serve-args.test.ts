@@ -45,6 +45,15 @@ describe('agent-services serve --smtp-auth and --smtp-rate', () => {
   });
 });
 
+describe('agent-services serve --smtp-relay', () => {
+  it('hands the relay to the runtime, beside the listener, and the runtime builds the transport', async () => {
+    const parsed = parseServeArgs(['--smtp-relay', 'smtp://mx.example.test:2525', '--smtp-port', '0']).runtime;
+    expect(parsed.email).toEqual({ relay: 'smtp://mx.example.test:2525', smtp: { host: '127.0.0.1', port: 0 } });
+    expect(parseServeArgs(['--smtp-relay', 'smtp://mx.example.test:2525']).runtime.email).toEqual({ relay: 'smtp://mx.example.test:2525' });
+    await expect(createRuntime(parseServeArgs(['--smtp-relay', 'ftp://nowhere']).runtime)).rejects.toThrow();
+  });
+});
+
 describe('agent-services serve --request-timeout', () => {
   it('sets the runtime\'s requestTimeoutMs from a duration, and refuses one that is not', () => {
     expect(parseServeArgs(['--request-timeout', '30s']).runtime.requestTimeoutMs).toBe(30_000);

@@ -26,4 +26,9 @@ export interface EmailOptions {
   smtp?: SmtpEdgeOptions;
   /** When the outbound queue retries and gives up (Postfix's defaults: 300s doubling to 4000s, 5 days). */
   queue?: RetryOptions;
+  /**
+   * Send mail for outside addresses through this SMTP relay, `smtp://user:pass@host:587` or
+   * `smtps://...` (CLI `--smtp-relay`); a `providers.mailTransport` wins over it.
+   */
+  relay?: string;
 }

@@ -13,6 +13,7 @@ import { ServiceConfig } from '../../core/shared/service-config.js';
 import { MailparserMailParser } from '../../providers/mail/mailparser-mail-parser.js';
 import type { RunningSmtpServer } from '../../providers/mail/smtp-listener.js';
 import { SimMailTransport } from '../../sim/sim-mail-transport.js';
+import { SmtpMailTransport } from '../../providers/mail/smtp-mail-transport.js';
 import { emailRoutes, emailSimRoutes } from '../../core/email/email.routes.js';
 import { defineArea } from './area-module.js';
 
@@ -21,7 +22,7 @@ const listeners = new WeakMap<Container, Promise<RunningSmtpServer>>();
 
 /**
  * Email: mailboxes, threading, attachments, loopback delivery between agents, the durable outbound
- * queue (the simulated transport unless `providers.mailTransport` is given, e.g.
+ * queue (the simulated transport unless `email.relay` or `providers.mailTransport` is given, e.g.
  * `SmtpMailTransport`) with retries and bounces, and inbound mail from outside: the control plane
  * and, with `email.smtp`, the SMTP listener edge.
  */
@@ -30,7 +31,8 @@ export const emailArea = defineArea({
   routes: emailRoutes,
   simRoutes: emailSimRoutes,
   bind({ container, options }) {
-    container.bind(MailTransport).toConstantValue(options.providers?.mailTransport ?? new SimMailTransport());
+    const relay = options.email?.relay;
+    container.bind(MailTransport).toConstantValue(options.providers?.mailTransport ?? (relay ? SmtpMailTransport.fromUrl(relay) : new SimMailTransport()));
     container.bind(MailParser).toConstantValue(new MailparserMailParser());
     container.bind(RetryPolicy).toConstantValue(retryPolicy(options.email?.queue));
     container.bind(Mailboxes).toSelf();
