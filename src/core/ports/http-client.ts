@@ -10,6 +10,12 @@ export interface OutboundRequest {
   timeoutMs: number;
   /** Ends the request early (the calling request's deadline, or its caller going away). */
   signal?: AbortSignal;
+  /**
+   * Connect to this IP address instead of resolving the URL's host again (the `Host` header and the
+   * TLS server name stay the URL's): the address a private-address check approved is the one
+   * reached, so a name re-pointed in between (DNS rebinding) cannot lead elsewhere.
+   */
+  address?: string;
 }
 
 /** The answer to an {@link OutboundRequest}; headers are lower-cased. */

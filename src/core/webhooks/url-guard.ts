@@ -12,8 +12,12 @@ import { isIpLiteral, isLocalhostName, isPrivateAddress } from './private-addres
 export class UrlGuard {
   constructor(@inject(AddressResolver) private readonly resolver: AddressResolver) {}
 
-  /** @throws ApiError 400 invalid_request (param `url`) when the url leads to a non-public address or does not resolve */
-  async check(url: string): Promise<void> {
+  /**
+   * Answers the public address to connect to (pass it as the request's `address`, so the request
+   * reaches what was checked).
+   * @throws ApiError 400 invalid_request (param `url`) when the url leads to a non-public address or does not resolve
+   */
+  async check(url: string): Promise<string> {
     const hostname = new URL(url).hostname;
     const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
     if (isLocalhostName(bare)) throw refused(hostname);
@@ -27,6 +31,7 @@ export class UrlGuard {
       }
     }
     if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw refused(hostname);
+    return addresses[0]!;
   }
 }
 

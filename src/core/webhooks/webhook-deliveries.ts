@@ -239,7 +239,8 @@ export class WebhookDeliveries {
 
   private async send(endpoint: Endpoint, body: string, attempt: number): Promise<number | null> {
     try {
-      if (endpoint.owner !== null && this.webhooks.guardsUrls) await this.guard.check(endpoint.url);
+      // The request goes to the address just checked, never to a fresh lookup of the name.
+      const address = endpoint.owner !== null && this.webhooks.guardsUrls ? await this.guard.check(endpoint.url) : undefined;
       const timestamp = Math.floor(this.clock.now() / 1000);
       const response = await this.http.request({
         method: 'POST',
@@ -253,6 +254,7 @@ export class WebhookDeliveries {
         },
         body,
         timeoutMs: this.config.timeoutMs,
+        ...(address !== undefined ? { address } : {}),
       });
       return response.status;
     } catch {

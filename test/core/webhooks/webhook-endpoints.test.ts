@@ -112,6 +112,9 @@ describe('webhook endpoints', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       expect(sent.map((request) => request.url)).toEqual(['https://hooks.example.com/hook']);
+      // The request is pinned to the address that was checked: a lookup between the check and the
+      // connection (DNS rebinding) cannot send it elsewhere.
+      expect(sent[0]!.address).toBe('93.184.216.34');
       table['hooks.example.com'] = ['127.0.0.1'];
       await admin('POST', '/_sim/clock/advance', { seconds: 60 });
       expect(sent).toHaveLength(1);
