@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { injectable } from '../../core/shared/di.js';
 import { deepFreeze } from '../../core/shared/json.js';
 import { runOutside } from './run-outside.js';
+import { UnitAdmission } from './unit-admission.js';
 import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
 
 interface Row {
@@ -81,11 +82,7 @@ export class MemoryStore implements Store {
   private after: Array<() => void> = [];
   /** Partitions the running transaction removed rows from (compacted once it succeeds). */
   private shrunk: Partition[] = [];
-  /** Top-level units under way. */
-  private openUnits = 0;
-  /** Set while {@link exclusive} waits or runs: new units and transactions wait for it. */
-  private gate: Promise<void> | null = null;
-  private idleWaiters: Array<() => void> = [];
+  private readonly admission = new UnitAdmission(this.units);
 
   readonly view: StoreView = {
     get: (collection, id) => this.get(collection, id),
@@ -114,7 +111,8 @@ export class MemoryStore implements Store {
   async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
     if (this.inTransaction) throw new Error('store transactions do not nest');
     // Only work outside an open unit waits for an exclusive section (a unit's own work must finish first).
-    while (this.gate && !this.units.getStore()?.open) await this.gate;
+    const admitted = this.admission.admitTransaction();
+    if (admitted) await admitted;
     if (this.inTransaction) throw new Error('store transactions do not nest');
     const undo: Array<() => void> = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
@@ -151,17 +149,16 @@ export class MemoryStore implements Store {
       if (last) await this.transaction((tx) => last(tx, result));
       return result;
     }
-    while (this.gate) await this.gate;
+    const entered = this.admission.enterUnit();
+    if (entered) await entered;
     const unit: Unit = { open: true, wrote: false, after: [], outside: [] };
-    this.openUnits++;
     let result: T;
     try {
       result = await this.units.run(unit, work);
       if (last) await this.units.run(unit, () => this.transaction((tx) => last(tx, result)));
     } finally {
       unit.open = false;
-      this.openUnits--;
-      this.wakeIdle();
+      this.admission.leaveUnit();
       await this.committed(unit.wrote, unit.after);
       await this.units.exit(() => runOutside(unit.outside));
     }
@@ -169,29 +166,11 @@ export class MemoryStore implements Store {
   }
 
   outside<T>(work: () => Promise<T>): Promise<T> | undefined {
-    const unit = this.units.getStore();
-    if (!unit?.open) return work();
-    unit.outside.push(work);
-    return undefined;
+    return this.admission.outside(work);
   }
 
-  async exclusive<T>(work: () => T): Promise<T> {
-    while (this.gate) await this.gate;
-    let release!: () => void;
-    this.gate = new Promise<void>((resolve) => (release = resolve));
-    try {
-      while (this.openUnits > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-      return work();
-    } finally {
-      this.gate = null;
-      release();
-    }
-  }
-
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const wake of waiters) wake();
+  exclusive<T>(work: () => T): Promise<T> {
+    return this.admission.exclusive(work);
   }
 
   /** Runs the commit hooks (when something changed), then the after-commit callbacks. */
@@ -225,7 +204,7 @@ export class MemoryStore implements Store {
 
   import(snapshot: StoreSnapshot): void {
     if (this.inTransaction) throw new Error('cannot import inside a transaction');
-    if (this.openUnits > 0) throw new Error('cannot import while a durable unit is open: import inside store.exclusive()');
+    if (this.admission.busy) throw new Error('cannot import while a durable unit is open: import inside store.exclusive()');
     const collections = new Map<string, Collection>();
     for (const [name, data] of Object.entries(snapshot.collections)) {
       const collection = new Collection();

@@ -12,6 +12,7 @@ import type {
   StoreView,
 } from '../../core/ports/store.js';
 import { runOutside } from './run-outside.js';
+import { UnitAdmission } from './unit-admission.js';
 import { INDEXES, META } from './sqlite-schema.js';
 import { openDatabase, type SqliteOpenOptions } from './sqlite-open.js';
 
@@ -94,11 +95,7 @@ export class SqliteStore implements Store {
   private waiting: Array<() => void> = [];
   private applying = false;
   private closed = false;
-  /** Top-level units under way. */
-  private openUnits = 0;
-  /** Set while {@link exclusive} waits or runs: new units and transactions wait for it. */
-  private gate: Promise<void> | null = null;
-  private idleWaiters: Array<() => void> = [];
+  private readonly admission = new UnitAdmission(this.units);
   private undo: Undo[] = [];
   private applied: Array<() => void> = [];
   private after: Array<() => void> = [];
@@ -191,14 +188,14 @@ export class SqliteStore implements Store {
 
   async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
     if (this.applying) throw new Error('store transactions do not nest');
-    const current = this.units.getStore();
-    const unit = current?.open ? current : undefined;
+    const unit = this.admission.current();
     for (;;) {
       // Work outside an open unit waits for an exclusive section (a unit's own work must finish first).
-      if (this.gate && !unit) await this.gate;
+      const admitted = this.admission.admitTransaction();
+      if (admitted) await admitted;
       // A sealed group takes no new transactions except those of its own open units, so a stream
       // of arrivals cannot keep it from committing.
-      else if (this.sealed() && !(unit && unit.group === this.group)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (this.sealed() && !(unit && unit.group === this.group)) await new Promise<void>((resolve) => this.waiting.push(resolve));
       else break;
     }
     this.assertOpen();
@@ -217,9 +214,9 @@ export class SqliteStore implements Store {
       if (last) await this.transaction((tx) => last(tx, result));
       return result;
     }
-    while (this.gate) await this.gate;
+    const entered = this.admission.enterUnit();
+    if (entered) await entered;
     const unit: Unit = { open: true, group: null, outside: [] };
-    this.openUnits++;
     let outcome: { ok: true; value: T } | { ok: false; error: unknown };
     try {
       const value = await this.units.run(unit, work);
@@ -229,13 +226,12 @@ export class SqliteStore implements Store {
       outcome = { ok: false, error };
     } finally {
       unit.open = false;
-      this.openUnits--;
       const group = unit.group;
       if (group) {
         group.members.delete(unit);
         this.maybeCommit(group);
       }
-      this.wakeIdle();
+      this.admission.leaveUnit();
     }
     // What the unit applied commits (or fails) as a whole; its answer waits for that. Its outside
     // work runs only once that is durable: a failed commit throws here and skips it.
@@ -246,40 +242,19 @@ export class SqliteStore implements Store {
   }
 
   outside<T>(work: () => Promise<T>): Promise<T> | undefined {
-    const unit = this.units.getStore();
-    if (!unit?.open) return work();
-    unit.outside.push(work);
-    return undefined;
+    return this.admission.outside(work);
   }
 
-  async exclusive<T>(work: () => T): Promise<T> {
-    while (this.gate) await this.gate;
-    let release!: () => void;
-    this.gate = new Promise<void>((resolve) => (release = resolve));
-    try {
-      for (;;) {
-        this.assertOpen();
-        if (this.openUnits > 0) {
-          await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-          continue;
-        }
-        const group = this.group;
-        if (!group) break;
-        // No unit holds it: commit now rather than at the end of the turn; a failure rejects here.
-        if (group.members.size === 0) this.commit(group);
-        await group.done;
-      }
-      return work();
-    } finally {
-      this.gate = null;
-      release();
-    }
-  }
-
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const wake of waiters) wake();
+  exclusive<T>(work: () => T): Promise<T> {
+    return this.admission.exclusive(work, async () => {
+      this.assertOpen();
+      const group = this.group;
+      if (!group) return false;
+      // No unit holds it: commit now rather than at the end of the turn; a failure rejects here.
+      if (group.members.size === 0) this.commit(group);
+      await group.done;
+      return true;
+    });
   }
 
   onCommit(hook: () => void | Promise<void>): void {
@@ -309,7 +284,7 @@ export class SqliteStore implements Store {
     if (this.applying) throw new Error('cannot import inside a transaction');
     // Run through exclusive(): nothing may be pending, or the import would take a half-done
     // request's writes into (or out of) the restored world.
-    if (this.group || this.openUnits > 0) throw new Error('cannot import while writes are pending: import inside store.exclusive()');
+    if (this.group || this.admission.busy) throw new Error('cannot import while writes are pending: import inside store.exclusive()');
     const state = this.tracked?.read();
     const rows = Object.values(snapshot.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
     this.db.transaction(() => {
