@@ -1,3 +1,4 @@
+import { TEST_NUMBERS } from './test-numbers.js';
 import { inject, injectable } from '../shared/di.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
@@ -53,13 +54,14 @@ export class PhoneLines {
   }
 
   /**
-   * A recipient number in canonical E.164, not the caller's own.
+   * A recipient number in canonical E.164, not the caller's own, nor Twilio's invalid test number.
    * @throws ApiError 400 invalid_recipient (param `to`)
    */
   recipient(view: StoreView, agentId: string, to: string): string {
     const parsed = parseE164(to);
     if (!parsed) throw new ApiError('invalid_recipient', `to: expected an E.164 number such as +14155552671, got "${to.slice(0, 64)}"`, 'to');
     if (parsed.number === this.line(view, agentId).phone_number) throw new ApiError('invalid_recipient', 'to: that is your own number', 'to');
+    if (parsed.number === TEST_NUMBERS.invalid) throw new ApiError('invalid_recipient', `to: ${parsed.number} is not a valid phone number (Twilio test number)`, 'to');
     return parsed.number;
   }
 }
