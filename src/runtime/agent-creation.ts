@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import { CreateAgentBody } from '../core/identity/identity.schema.js';
-import { AREAS, type Area } from './areas/index.js';
+import { AREAS, type Area, type UnionToIntersection } from './areas/index.js';
 
-type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
 type CreationShape = UnionToIntersection<Area extends infer A ? (A extends { creationFields?: infer F extends z.ZodRawShape } ? F : never) : never>;
 
 /**

@@ -1,11 +1,10 @@
 import { buildClient, type ClientOf } from '../core/api/route-client.js';
 import type { Transport } from '../core/api/transport.js';
-import { AREAS, type Area } from './areas/index.js';
+import { AREAS, type Area, type UnionToIntersection } from './areas/index.js';
 import { controlRoutes } from './control.routes.js';
 
 export type { CallInput, CallOptions, Transport } from '../core/api/transport.js';
 
-type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
 type SimTables = UnionToIntersection<typeof controlRoutes | (Area extends infer A ? (A extends { simRoutes?: infer S } ? NonNullable<S> : never) : never)>;
 
 /** The areas that have agent-facing routes, by name. */

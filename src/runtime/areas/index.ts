@@ -17,3 +17,6 @@ export const AREAS = [identityArea, walletArea, emailArea, memoryArea, phoneArea
 
 /** The type of one entry of {@link AREAS}. */
 export type Area = (typeof AREAS)[number];
+
+/** `A | B` as `A & B`: merges what the areas declare (sim route tables, creation fields) into one type. */
+export type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
