@@ -48,7 +48,9 @@ describe('what the areas declare', () => {
   });
 
   it('gives the control plane the runtime table plus every area simRoutes table', () => {
-    expect(SIM_ROUTE_TABLES.length).toBe(1 + AREAS.filter((area) => 'simRoutes' in area && area.simRoutes).length);
+    const ids = SIM_ROUTE_TABLES.flatMap((table) => Object.values(table).map((route) => route.id));
+    expect(ids).toEqual(expect.arrayContaining(['sim.createAgent', 'sim.restore', 'sim.fundWallet', 'sim.emailOutbox', 'sim.phoneInbound', 'sim.webhookDeliveries', 'sim.addFault']));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('builds the agent-creation body from every area creation fields', () => {
