@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64]`
+ * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64] [--postfix-rounds N] [--only postfix]`
  *
  * 0. Postfix's own load tools against the listener and against the floor, in the same run:
  *    `smtp-source -s S -m 3000 -l 2048` (one connection per message, as MTAs send) to the SMTP
@@ -199,14 +199,19 @@ async function postfixComparison(messages: number, sessionCounts: number[], roun
     for (const sessions of sessionCounts) {
       const ours: number[] = [];
       const floor: number[] = [];
+      const cpu: number[] = [];
       for (let round = 0; round < rounds; round++) {
         floor.push(await smtpSource(sinkPort, sessions, messages, 2048));
+        // The listener runs in this process (smtp-source is a child): its CPU is this process's.
+        const before = process.cpuUsage();
         ours.push(await smtpSource(server.port, sessions, messages, 2048));
+        const used = process.cpuUsage(before);
+        cpu.push((used.user + used.system) / 1000 / messages);
       }
       const a = median(ours);
       const b = median(floor);
       console.log(
-        `smtp-source -s ${sessions} -m ${messages} -l 2048: listener ${Math.round(a)} msg/s, smtp-sink ${Math.round(b)} msg/s, ratio ${(a / b).toFixed(2)}x (target >= 0.5x; median of ${rounds})`,
+        `smtp-source -s ${sessions} -m ${messages} -l 2048: listener ${Math.round(a)} msg/s (${median(cpu).toFixed(2)} ms CPU/msg), smtp-sink ${Math.round(b)} msg/s, ratio ${(a / b).toFixed(2)}x (target >= 0.5x; median of ${rounds})`,
       );
     }
   } finally {
@@ -278,6 +283,7 @@ export async function run(args: string[]): Promise<void> {
   const postfixMessages = Number(option(args, 'postfix-messages', '3000'));
   const postfixSessions = option(args, 'postfix-sessions', '1,16,64').split(',').map(Number);
   await postfixComparison(postfixMessages, postfixSessions, Number(option(args, 'postfix-rounds', '3')));
+  if (option(args, 'only', '') === 'postfix') return;
   await smtpThroughput(total, connections);
   const smallCalls = await pageCalls(small);
   const largeCalls = await pageCalls(large);
