@@ -37,11 +37,15 @@ function inDomain(address: string, domain: string): boolean {
 }
 
 /**
- * smtp-server with a greeting at once. smtp-server waits a fixed 100 ms before every greeting (to
- * catch clients that talk too early, a spam heuristic for the open Internet) and looks the
- * client's address up in reverse DNS first; with one connection per message, as MTAs and
- * `smtp-source` send, that wait was the whole cost of a message. The connection is made as
- * smtp-server makes it, only its `init` greets without the wait.
+ * smtp-server with a greeting at once and a plain accept. smtp-server waits a fixed 100 ms before
+ * every greeting (to catch clients that talk too early, a spam heuristic for the open Internet)
+ * and looks the client's address up in reverse DNS first; with one connection per message, as
+ * MTAs and `smtp-source` send, that wait was the whole cost of a message. Its accept path guards
+ * each socket for a PROXY header or a TLS handshake (this listener expects neither), draws the
+ * session id from the system's random generator (a syscall per connection under gVisor) and
+ * hands the socket over one event-loop turn later; here a socket goes straight to `connect` with
+ * a counter as its id, which is all the id is needed for (the rate limit's key). The connection
+ * is made as smtp-server makes it, only its `init` greets without the wait and the lookup.
  */
 async function promptServer(options: SMTPServerOptions): Promise<SMTPServerType> {
   const [{ SMTPServer }, { SMTPConnection }] = await Promise.all([import('smtp-server'), import('smtp-server/lib/smtp-connection.js')]);
@@ -51,6 +55,12 @@ async function promptServer(options: SMTPServerOptions): Promise<SMTPServerType>
     }
   }
   class PromptServer extends SMTPServer {
+    private sessions = 0;
+    constructor(serverOptions: SMTPServerOptions) {
+      super(serverOptions);
+      this.server.removeAllListeners('connection');
+      this.server.on('connection', (socket: Socket) => this.connect(socket, { id: `s${(++this.sessions).toString(36)}` }));
+    }
     override connect(socket: Socket, socketOptions?: ConstructorParameters<typeof SMTPConnection>[2]): void {
       const connection = new PromptConnection(this, socket, socketOptions);
       this.connections.add(connection);
