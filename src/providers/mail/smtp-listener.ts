@@ -53,6 +53,18 @@ async function promptServer(options: SMTPServerOptions): Promise<SMTPServerType>
     override init(): void {
       this._setListeners(() => this.connectionReady());
     }
+
+    /**
+     * QUIT as smtp-server answers it, then the socket is closed at once when the 221 is already
+     * with the kernel: the session is over, and waiting for the client's end of the connection
+     * costs a shutdown and a read per message, and an error per message from clients that close
+     * without reading the 221 (smtp-source does; the read then fails with ECONNRESET).
+     */
+    override handler_QUIT(command: Buffer, callback: () => void): void {
+      const socket = this._socket;
+      super.handler_QUIT(command, callback);
+      if (socket.writableLength === 0) socket.destroy();
+    }
   }
   class PromptServer extends SMTPServer {
     private sessions = 0;
