@@ -44,7 +44,8 @@ function inDomain(address: string, domain: string): boolean {
  * each socket for a PROXY header or a TLS handshake (this listener expects neither), draws the
  * session id from the system's random generator (a syscall per connection under gVisor) and
  * hands the socket over one event-loop turn later; here a socket goes straight to `connect` with
- * a counter as its id, which is all the id is needed for (the rate limit's key). The connection
+ * a counter as its id, which is all the id is needed for (the rate limit's key), and with the
+ * listening address as its local address (read from the socket it is one more syscall). The connection
  * is made as smtp-server makes it, only its `init` greets without the wait and the lookup.
  */
 async function promptServer(options: SMTPServerOptions): Promise<SMTPServerType> {
@@ -68,10 +69,19 @@ async function promptServer(options: SMTPServerOptions): Promise<SMTPServerType>
   }
   class PromptServer extends SMTPServer {
     private sessions = 0;
+    /** The listening address, read once: a connection to a specific address arrives on it. */
+    private local: { localAddress: string; localPort: number } | undefined;
     constructor(serverOptions: SMTPServerOptions) {
       super(serverOptions);
       this.server.removeAllListeners('connection');
-      this.server.on('connection', (socket: Socket) => this.connect(socket, { id: `s${(++this.sessions).toString(36)}` }));
+      this.server.on('connection', (socket: Socket) => {
+        if (!this.local) {
+          const { address, port } = this.server.address() as AddressInfo;
+          // On a wildcard address each connection has its own local address: asked per socket.
+          this.local = address === '0.0.0.0' || address === '::' ? { localAddress: '', localPort: 0 } : { localAddress: address, localPort: port };
+        }
+        this.connect(socket, { id: `s${(++this.sessions).toString(36)}`, ...(this.local.localAddress ? this.local : {}) });
+      });
     }
     override connect(socket: Socket, socketOptions?: ConstructorParameters<typeof SMTPConnection>[2]): void {
       const connection = new PromptConnection(this, socket, socketOptions);
