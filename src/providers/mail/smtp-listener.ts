@@ -45,8 +45,9 @@ function inDomain(address: string, domain: string): boolean {
  * session id from the system's random generator (a syscall per connection under gVisor) and
  * hands the socket over one event-loop turn later; here a socket goes straight to `connect` with
  * a counter as its id, which is all the id is needed for (the rate limit's key), and with the
- * listening address as its local address (read from the socket it is one more syscall). The connection
- * is made as smtp-server makes it, only its `init` greets without the wait and the lookup.
+ * listening address as its local address (read from the socket it costs a syscall). The
+ * connection is made as smtp-server makes it, only its `init` greets without the wait and the
+ * lookup, and QUIT closes the socket as soon as the 221 is written.
  */
 async function promptServer(options: SMTPServerOptions): Promise<SMTPServerType> {
   const [{ SMTPServer }, { SMTPConnection }] = await Promise.all([import('smtp-server'), import('smtp-server/lib/smtp-connection.js')]);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import nodemailer from 'nodemailer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, connect, createRuntime, serve, type AgentClient, type ListeningEdge, type Runtime, type RunningServer } from '../../../src/index.js';
@@ -112,6 +113,23 @@ describe('SMTP listener', () => {
     const { messages } = await bob.email.list();
     expect(messages.map((message) => message.subject)).toEqual(['Café ☕']);
     expect((await bob.email.get(messages[0]!.id)).text).toBe('one line\n.a line starting with a dot');
+  });
+
+  it('answers a whole pipelined transaction and QUIT sent in one write, in order, then closes the connection', async () => {
+    const { replies, closed } = await new Promise<{ replies: string; closed: boolean }>((resolve, reject) => {
+      const socket = net.connect({ port: smtp.port, host: '127.0.0.1' });
+      let buffer = '';
+      socket.on('error', reject);
+      socket.once('data', () =>
+        socket.write(`HELO client.example.com\r\nMAIL FROM:<zoe@example.com>\r\nRCPT TO:<bob@agents.test>\r\nDATA\r\n${dataOf(RAW)}QUIT\r\n`),
+      );
+      socket.on('data', (chunk: Buffer) => (buffer += chunk.toString('utf8')));
+      // The server ends the session: the client's socket sees the end without closing it itself.
+      socket.on('close', () => resolve({ replies: buffer, closed: true }));
+    });
+    expect(closed).toBe(true);
+    expect(replies.split('\r\n').filter(Boolean).map((line) => line.slice(0, 3))).toEqual(['220', '250', '250', '250', '354', '250', '221']);
+    expect((await bob.email.list()).messages.map((message) => message.subject)).toEqual(['Café ☕']);
   });
 
   it('answers DATA without an accepted recipient with 503', async () => {
