@@ -62,7 +62,10 @@ export type { VectorIndex, VectorIndexFactory, VectorHit } from './core/ports/ve
 export type { DocumentExtractor, DocumentKind } from './core/ports/document-extractor.js';
 export { HashingEmbedder } from './sim/hashing-embedder.js';
 export { OpenAICompatibleEmbedder, type OpenAICompatibleEmbedderOptions } from './providers/embeddings/openai-compatible-embedder.js';
-export { WordVectorEmbedder, HybridEmbedder, createDefaultEmbedder, type HybridEmbedderOptions } from './sim/word-vector-embedder.js';
+export { WordVectorEmbedder, createWordVectorEmbedder } from './sim/word-vector-embedder.js';
+export { HybridEmbedder, type HybridEmbedderOptions } from './sim/hybrid-embedder.js';
+export { createDefaultEmbedder } from './runtime/default-embedder.js';
+export { SentenceEncoderEmbedder } from './providers/embeddings/sentence-encoder/sentence-encoder-embedder.js';
 export { loadWordVectorTable } from './providers/embeddings/word-vector-table-file.js';
 export type { WordVectorTable } from './core/ports/word-vectors.js';
 export { LocalModelEmbedder, type LocalModelEmbedderOptions } from './providers/embeddings/local-model-embedder.js';

@@ -4,6 +4,7 @@ import { serve } from '../http/serve.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 import { parseDuration } from '../core/shared/duration.js';
+import { BUILT_IN_EMBEDDERS, type BuiltInEmbedder, type MemoryOptions } from '../core/memory/memory-config.js';
 
 export { SERVE_USAGE } from './usage.js';
 
@@ -49,6 +50,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
       sandbox: { type: 'string', default: 'wasm' },
       browser: { type: 'string', default: 'auto' },
       chromium: { type: 'string' },
+      embedder: { type: 'string' },
       'embedding-model': { type: 'string' },
       'embedding-dtype': { type: 'string', default: 'fp32' },
     },
@@ -64,6 +66,12 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
   if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
   const embeddingDtype = values['embedding-dtype'];
   if (embeddingDtype !== 'fp32' && embeddingDtype !== 'q8') throw new Error(`--embedding-dtype must be fp32 or q8, got "${embeddingDtype}"`);
+  const embedder = values.embedder;
+  if (embedder !== undefined && !(BUILT_IN_EMBEDDERS as readonly string[]).includes(embedder)) throw new Error(`--embedder must be ${BUILT_IN_EMBEDDERS.join(', ')}, got "${embedder}"`);
+  const memory: MemoryOptions = {
+    ...(embedder !== undefined ? { embedder: embedder as BuiltInEmbedder } : {}),
+    ...(values['embedding-model'] ? { embeddingModel: { folder: values['embedding-model'], dtype: embeddingDtype } } : {}),
+  };
   const runtime: RuntimeOptions = {
     seed,
     mode: values.live ? 'live' : 'simulated',
@@ -74,7 +82,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
     ...(values['issuer-key'] ? { issuerKeyFile: values['issuer-key'] } : {}),
     ...(values.data !== undefined ? { data: values.data } : {}),
-    ...(values['embedding-model'] ? { memory: { embeddingModel: { folder: values['embedding-model'], dtype: embeddingDtype } } } : {}),
+    ...(Object.keys(memory).length > 0 ? { memory } : {}),
     compute: { sandbox: values.sandbox },
     browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
   };

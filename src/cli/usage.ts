@@ -43,10 +43,14 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --browser KIND       browser sessions run on auto (default: chromium when found, else
                        simulated), chromium or simulated
   --chromium PATH      the Chromium binary (default: /usr/bin/chromium or chromium on PATH)
+  --embedder NAME      the built-in memory embedder: sentence-encoder (default; the Universal
+                       Sentence Encoder lite and lexical features, ~10 ms a text), word-vectors
+                       (GloVe and lexical features, ~0.05 ms a text, weaker on paraphrases)
+                       or lexical (shared words only)
   --embedding-model DIR
                        embed memories with the sentence-transformers ONNX model in DIR
                        (e.g. all-MiniLM-L6-v2; needs @huggingface/transformers; nothing is
-                       downloaded). Default: the built-in word-vector + lexical embedder
+                       downloaded) instead of the built-in embedder
   --embedding-dtype T  weights of --embedding-model: fp32 (default) or q8
   --demo               create a demo agent and print its API key and a curl line`;
 

@@ -28,3 +28,26 @@ describe('agent-services serve --embedding-model', () => {
     expect(() => parseServeArgs(['--embedding-model', dir, '--embedding-dtype', 'int4'])).toThrow('--embedding-dtype must be fp32 or q8, got "int4"');
   });
 });
+
+describe('agent-services serve --embedder', () => {
+  it('passes the built-in embedder it names, and refuses another name', () => {
+    expect(parseServeArgs(['--embedder', 'word-vectors']).runtime.memory).toEqual({ embedder: 'word-vectors' });
+    expect(parseServeArgs([]).runtime.memory).toBeUndefined();
+    expect(() => parseServeArgs(['--embedder', 'gpt'])).toThrow('--embedder must be sentence-encoder, word-vectors, lexical, got "gpt"');
+  });
+
+  it('embeds with the named embedder: its model is stored with every memory', async () => {
+    for (const [name, model] of [
+      ['lexical', 'hashing-porter-v1/384'],
+      ['word-vectors', 'hybrid-v1(0.8):sif-v1:glove6b-100k-int8/100+hashing-porter-v1/384'],
+    ] as const) {
+      const runtime = await createRuntime(parseServeArgs(['--embedder', name]).runtime);
+      const agent = runtime.agent((await runtime.createAgent({ name })).api_key);
+      await agent.memory.create({ content: 'my cat sleeps all day' });
+      const rows = runtime.sim.snapshot().store.collections.memories!.rows.map((row) => (row[3] as { embedding_model: string }).embedding_model);
+      expect(rows).toEqual([model]);
+      await runtime.close();
+    }
+    await expect(createRuntime({ memory: { embedder: 'gpt' as 'lexical' } })).rejects.toThrow('memory.embedder must be one of sentence-encoder, word-vectors, lexical, got "gpt"');
+  });
+});

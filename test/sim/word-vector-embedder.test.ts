@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/shared/json.js';
 import { loadWordVectorTable, parseWordVectorTable } from '../../src/providers/embeddings/word-vector-table-file.js';
 import { HashingEmbedder } from '../../src/sim/hashing-embedder.js';
-import { DEFAULT_CALIBRATION, HybridEmbedder, WordVectorEmbedder, createDefaultEmbedder, rowOf, sifVector } from '../../src/sim/word-vector-embedder.js';
+import { HybridEmbedder } from '../../src/sim/hybrid-embedder.js';
+import { WORD_VECTOR_CALIBRATION, WordVectorEmbedder, createWordVectorEmbedder, rowOf, sifVector } from '../../src/sim/word-vector-embedder.js';
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 // One table per process: every test shares the loader's cached copy.
@@ -69,8 +70,8 @@ describe('WordVectorEmbedder (SIF over word vectors)', () => {
   });
 });
 
-describe('the default hybrid embedder', () => {
-  const embedder = createDefaultEmbedder(load);
+describe('the word-vector hybrid embedder (the fast option)', () => {
+  const embedder = createWordVectorEmbedder(load);
 
   it('names the vector space with both parts and their weight, so older vectors are embedded again', () => {
     expect(embedder.model).toBe('hybrid-v1(0.8):sif-v1:glove6b-100k-int8/100+hashing-porter-v1/384');
@@ -102,7 +103,7 @@ describe('the default hybrid embedder', () => {
     expect(embedder.score(-0.3)).toBe(0);
     const points = Array.from({ length: 101 }, (_, i) => embedder.score(i / 100 - 0.001));
     for (let i = 1; i < points.length; i++) expect(points[i]!).toBeGreaterThanOrEqual(points[i - 1]!);
-    expect(DEFAULT_CALIBRATION.at(-1)).toEqual([1, 1]);
+    expect(WORD_VECTOR_CALIBRATION.at(-1)).toEqual([1, 1]);
   });
 
   it('refuses a weight outside 0..1 and calibration points that do not increase', () => {

@@ -1,5 +1,11 @@
 import type { ServiceIdentifier } from '../shared/di.js';
 
+/** The embedders `memory.embedder` names. */
+export const BUILT_IN_EMBEDDERS = ['sentence-encoder', 'word-vectors', 'lexical'] as const;
+
+/** One of {@link BUILT_IN_EMBEDDERS}. */
+export type BuiltInEmbedder = (typeof BUILT_IN_EMBEDDERS)[number];
+
 /** Memory options of `createRuntime({ memory })`. */
 export interface MemoryOptions {
   /** Largest upload in bytes (default 500,000,000: SPEC.md's 500 MB, decimal). */
@@ -22,8 +28,16 @@ export interface MemoryOptions {
   /** Memories of one agent from which `auto` searches an HNSW graph (default 10,000). */
   hnswThreshold?: number;
   /**
-   * A local sentence-transformers ONNX model folder to embed with instead of the default word
-   * vectors (CLI `--embedding-model DIR --embedding-dtype fp32|q8`; docs/memory.md). An embedder
+   * The built-in embedder (CLI `--embedder NAME`; docs/memory.md): `sentence-encoder` (default:
+   * the Universal Sentence Encoder lite blended with lexical features, about 10 ms a text, run in
+   * a worker thread), `word-vectors` (GloVe word vectors blended with lexical features, about
+   * 0.05 ms a text, weaker on paraphrases) or `lexical` (shared words and word forms only).
+   * `embeddingModel` and `providers.embedder` win over this.
+   */
+  embedder?: BuiltInEmbedder;
+  /**
+   * A local sentence-transformers ONNX model folder to embed with instead of the built-in
+   * embedder (CLI `--embedding-model DIR --embedding-dtype fp32|q8`; docs/memory.md). An embedder
    * given as `providers.embedder` wins over this.
    */
   embeddingModel?: { folder: string; dtype?: 'fp32' | 'q8' };

@@ -1,35 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { SandboxChanges, SandboxRequest, SandboxRuntime } from '../../core/ports/sandbox.js';
+import { startModuleWorker } from '../workers/module-worker.js';
 import { OutputSink, appendLine } from './output-sink.js';
 import { OUT_OF_MEMORY } from './engine.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
 /** Longest wait for an interpreter to load before its run's own timeout starts counting. */
 const LOAD_LIMIT_MS = 180_000;
-
-// Workers are started from a tiny script that loads the worker module: the compiled `.js` in a
-// build, or the `.ts` source through tsx's loader when the project runs from source (tests, bench).
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.tsx) (await import(workerData.tsx)).register();
-  await import(workerData.entry);
-})().catch((error) => { console.error(error); process.exit(70); });
-`;
-
-function workerEntry(): { entry: string; tsx?: string } {
-  const own = import.meta.url;
-  const extension = own.endsWith('.ts') ? '.ts' : '.js';
-  const entry = new URL(`./sandbox-worker${extension}`, own).href;
-  if (extension === '.js') return { entry };
-  // The package's ESM entry (its CommonJS twin cannot register the loader inside a worker).
-  const tsxPackage = createRequire(fileURLToPath(own)).resolve('tsx/package.json');
-  const tsx = new URL('./dist/esm/api/index.mjs', pathToFileURL(tsxPackage)).href;
-  return { entry, tsx };
-}
 
 /** How one run on the pool ended. */
 export interface PoolOutcome {
@@ -110,9 +88,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: workerEntry(),
+    const worker = startModuleWorker(import.meta.url, 'sandbox-worker', {
       // The worker sees no environment variable of the server.
       env: {},
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb },

@@ -1,5 +1,5 @@
 import { DriveService } from '../../core/memory/drive.service.js';
-import { MemoryConfig, memoryConfig } from '../../core/memory/memory-config.js';
+import { BUILT_IN_EMBEDDERS, MemoryConfig, memoryConfig, type MemoryOptions } from '../../core/memory/memory-config.js';
 import { MemoryIndexes } from '../../core/memory/memory-index.js';
 import { memoryHandlers } from '../../core/memory/memory.handlers.js';
 import { MemoryService } from '../../core/memory/memory.service.js';
@@ -11,7 +11,9 @@ import { VectorIndexFactory } from '../../core/ports/vector-index.js';
 import { LibraryDocumentExtractor } from '../../providers/documents/library-document-extractor.js';
 import { vectorIndexFactory } from '../../providers/vector/vector-index-factory.js';
 import { loadWordVectorTable } from '../../providers/embeddings/word-vector-table-file.js';
-import { createDefaultEmbedder } from '../../sim/word-vector-embedder.js';
+import { createWordVectorEmbedder } from '../../sim/word-vector-embedder.js';
+import { HashingEmbedder } from '../../sim/hashing-embedder.js';
+import { createDefaultEmbedder } from '../default-embedder.js';
 import { LocalModelEmbedder } from '../../providers/embeddings/local-model-embedder.js';
 import { memoryRoutes } from '../../core/memory/memory.routes.js';
 import { defineArea } from './area-module.js';
@@ -23,9 +25,7 @@ export const memoryArea = defineArea({
   bind({ container, options }) {
     const memory = options.memory ?? {};
     container.bind(MemoryConfig).toConstantValue(memoryConfig(memory));
-    const model = options.memory?.embeddingModel;
-    const embedder = options.providers?.embedder ?? (model ? new LocalModelEmbedder(model) : createDefaultEmbedder(() => loadWordVectorTable()));
-    container.bind(Embedder).toConstantValue(embedder);
+    container.bind(Embedder).toConstantValue(options.providers?.embedder ?? builtInEmbedder(memory));
     container
       .bind(VectorIndexFactory)
       .toConstantValue(options.providers?.vectorIndex ?? vectorIndexFactory(memory.index, memory.hnswThreshold === undefined ? {} : { hnswThreshold: memory.hnswThreshold }));
@@ -43,3 +43,16 @@ export const memoryArea = defineArea({
     container.get(MemoryIndexes).invalidate();
   },
 });
+
+/**
+ * The embedder the memory options name: a local model folder, else the built-in one.
+ * @throws RangeError when `embedder` names no built-in embedder
+ */
+function builtInEmbedder(memory: MemoryOptions): Embedder {
+  if (memory.embeddingModel) return new LocalModelEmbedder(memory.embeddingModel);
+  const name = memory.embedder ?? 'sentence-encoder';
+  if (name === 'sentence-encoder') return createDefaultEmbedder();
+  if (name === 'word-vectors') return createWordVectorEmbedder(() => loadWordVectorTable());
+  if (name === 'lexical') return new HashingEmbedder();
+  throw new RangeError(`memory.embedder must be one of ${BUILT_IN_EMBEDDERS.join(', ')}, got "${String(name)}"`);
+}

@@ -1,24 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { HashingEmbedder, createRuntime } from '../../../src/index.js';
 import { featuresOf } from '../../../src/sim/hashing-embedder.js';
-import { EXACT_QUERIES, PARAPHRASE_SET } from './paraphrase-set.js';
+import { EXACT_QUERIES, PARAPHRASE_SET, type ParaphraseItem } from './paraphrase-set.js';
+import { PARAPHRASE_HOLDOUT } from './paraphrase-holdout.js';
+import { createDefaultEmbedder } from '../../../src/runtime/default-embedder.js';
 import { MEMORIES } from './labelled-set.js';
 
 /** The Porter stems of a text's content words (stop words left out), as the lexical embedder sees them. */
 const stems = (text: string) => new Set([...featuresOf(text).keys()].filter((feature) => feature.startsWith('w:')));
 
-describe('the paraphrase set', () => {
-  it('has at least 50 questions, each sharing no content word or stem with its note', () => {
-    expect(PARAPHRASE_SET.length).toBeGreaterThanOrEqual(50);
-    expect(new Set(PARAPHRASE_SET.map((item) => item.key)).size).toBe(PARAPHRASE_SET.length);
-    for (const item of PARAPHRASE_SET) {
+describe.each([
+  ['the paraphrase set', PARAPHRASE_SET, 50],
+  ['the held-out paraphrase set', PARAPHRASE_HOLDOUT, 40],
+] as Array<[string, readonly ParaphraseItem[], number]>)('%s', (_, set, size) => {
+  it(`has at least ${size} questions, each sharing no content word or stem with its note`, () => {
+    expect(set.length).toBeGreaterThanOrEqual(size);
+    expect(new Set(set.map((item) => item.key)).size).toBe(set.length);
+    for (const item of set) {
       const note = stems(item.memory);
       expect([...stems(item.query)].filter((stem) => note.has(stem)), item.key).toEqual([]);
     }
   });
 
   it('gives every distractor a word of its question', () => {
-    for (const item of PARAPHRASE_SET) {
+    for (const item of set) {
       const query = stems(item.query);
       expect([...stems(item.distractor)].some((stem) => query.has(stem)), item.key).toBe(true);
     }
@@ -45,9 +50,9 @@ describe('semantic search with the default embedder, through the API', () => {
       if (rank >= 0) firstScores.push(memories[rank]!.score);
     }
     console.log(`paraphrase set through the API: top-1 ${top1}/${PARAPHRASE_SET.length}, recall@5 ${top5}/${PARAPHRASE_SET.length}`);
-    // Floors a little under the measured figures (see docs/memory.md): a regression fails here.
-    expect(top1 / PARAPHRASE_SET.length).toBeGreaterThanOrEqual(0.45);
-    expect(top5 / PARAPHRASE_SET.length).toBeGreaterThanOrEqual(0.8);
+    // The goals (measured: 0.73 and 0.90, docs/memory.md): a regression fails here.
+    expect(top1 / PARAPHRASE_SET.length).toBeGreaterThanOrEqual(0.6);
+    expect(top5 / PARAPHRASE_SET.length).toBeGreaterThanOrEqual(0.9);
     // Exact terms, among every note of both sets (another agent: its own index).
     const all = runtime.agent((await runtime.createAgent({ name: 'all-notes' })).api_key);
     for (const item of PARAPHRASE_SET) {
@@ -83,6 +88,26 @@ describe('semantic search with the default embedder, through the API', () => {
     const { memories } = await current.agent(api_key).memory.search({ query: 'feline companion' });
     expect(memories[0]!.content).toBe('My cat Tom sleeps all day on the sofa.');
     const models = current.sim.snapshot().store.collections.memories!.rows.map((row) => (row[3] as { embedding_model: string }).embedding_model);
-    expect(new Set(models)).toEqual(new Set(['hybrid-v1(0.8):sif-v1:glove6b-100k-int8/100+hashing-porter-v1/384']));
+    expect(new Set(models)).toEqual(new Set([createDefaultEmbedder().model]));
+  });
+
+  it('finds the held-out paraphrases, which no weight or rule was chosen on, as well', async () => {
+    const runtime = await createRuntime({ seed: 13 });
+    const agent = runtime.agent((await runtime.createAgent({ name: 'held-out' })).api_key);
+    for (const item of PARAPHRASE_HOLDOUT) {
+      await agent.memory.create({ content: item.memory, metadata: { key: `p:${item.key}` } });
+      await agent.memory.create({ content: item.distractor, metadata: { key: `d:${item.key}` } });
+    }
+    let top1 = 0;
+    let top5 = 0;
+    for (const item of PARAPHRASE_HOLDOUT) {
+      const { memories } = await agent.memory.search({ query: item.query, limit: 5 });
+      const rank = memories.findIndex((memory) => memory.metadata.key === `p:${item.key}`);
+      if (rank === 0) top1++;
+      if (rank >= 0) top5++;
+    }
+    // Measured: 0.72 and 0.95.
+    expect(top1 / PARAPHRASE_HOLDOUT.length).toBeGreaterThanOrEqual(0.6);
+    expect(top5 / PARAPHRASE_HOLDOUT.length).toBeGreaterThanOrEqual(0.9);
   });
 });
