@@ -1,7 +1,6 @@
 /**
- * Snapshots of a {@link SqliteStore} world: the rows read in one pass, the world as last imported
- * or exported kept in memory until the next write, and the stored JSON text of records this
- * module handed out, so that re-importing them skips `JSON.stringify`.
+ * Snapshots of a {@link SqliteStore} world: the rows read in one pass, and the world as last
+ * imported, kept in memory until the next write.
  */
 import { deepFreeze } from '../../core/shared/json.js';
 import type { StoreSnapshot } from '../../core/ports/store.js';
@@ -18,23 +17,6 @@ export interface WorldCollection {
 /** A whole world by collection name, rows in ascending position (the store keeps it while nothing is written). */
 export type World = Map<string, WorldCollection>;
 
-/**
- * The JSON text each record object was stored as, for records this module parsed from the
- * database and deep-froze: a frozen record cannot change, so an import of it writes this text
- * again instead of serialising it. Weak: an entry lives only as long as its record.
- */
-const storedTexts = new WeakMap<object, string>();
-
-/** The stored JSON text of `record` when it is a frozen record read from a database, else undefined. */
-export function storedText(record: unknown): string | undefined {
-  return record !== null && typeof record === 'object' ? storedTexts.get(record) : undefined;
-}
-
-/** The JSON text to store for `record` (`null` for a value JSON cannot hold). */
-export function recordText(record: unknown): string {
-  return storedText(record) ?? JSON.stringify(record) ?? 'null';
-}
-
 function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -48,34 +30,30 @@ export function inPositionOrder(rows: SnapshotRow[]): SnapshotRow[] {
 }
 
 /**
- * Builds the world from the rows of one table scan, `[collection, id, partition, position, text]`
- * each, and the collections' next positions. Each record is parsed once and deep-frozen (it is
- * handed out by every export until the next write, like MemoryStore's), and its text remembered.
+ * The snapshot of the rows of one table scan, `[collection, id, partition, position, text]` each,
+ * and of the collections' next positions (collections by name, rows by position). Each record is
+ * parsed once into a fresh object the caller owns, as before.
  */
-export function worldFromRows(positions: Array<[name: string, nextPosition: number]>, rows: Array<[string, string, string, number, string]>): World {
-  const world: World = new Map();
-  for (const [name, nextPosition] of [...positions].sort((a, b) => byName(a[0], b[0]))) world.set(name, { nextPosition, rows: [] });
-  let current: WorldCollection | undefined;
+export function snapshotFromRows(positions: Array<[name: string, nextPosition: number]>, rows: Array<[string, string, string, number, string]>): StoreSnapshot {
+  const byCollection = new Map<string, SnapshotRow[]>();
+  for (const [name] of [...positions].sort((a, b) => byName(a[0], b[0]))) byCollection.set(name, []);
+  let current: SnapshotRow[] | undefined;
   let currentName: string | undefined;
   for (let i = 0; i < rows.length; i++) {
-    const [name, id, partition, position, text] = rows[i]!;
-    if (name !== currentName) {
-      currentName = name;
-      current = world.get(name);
+    const row = rows[i]!;
+    if (row[0] !== currentName) {
+      currentName = row[0];
+      current = byCollection.get(currentName);
     }
     // A row of a collection without a next position cannot come from this store; export skips it as before.
-    if (!current) continue;
-    const record: unknown = JSON.parse(text);
-    if (record !== null && typeof record === 'object') {
-      deepFreeze(record);
-      storedTexts.set(record, text);
-    }
-    current.rows.push([id, partition, position, record]);
+    if (current) current.push([row[1], row[2], row[3], JSON.parse(row[4])]);
   }
+  const next = new Map(positions);
+  const collections: StoreSnapshot['collections'] = {};
   // The scan is in rowid order, which is position order inside a collection (rows are inserted,
-  // and imported, in ascending position); checked anyway, sorting only if it ever differs.
-  for (const collection of world.values()) collection.rows = inPositionOrder(collection.rows);
-  return world;
+  // and imported, in ascending position); checked anyway, sorted only if it ever differs.
+  for (const [name, collectionRows] of byCollection) collections[name] = { nextPosition: next.get(name)!, rows: inPositionOrder(collectionRows) };
+  return { collections };
 }
 
 /**

@@ -15,7 +15,7 @@ import { runOutside } from './run-outside.js';
 import { UnitAdmission } from './unit-admission.js';
 import { INDEXES, META } from './sqlite-schema.js';
 import { openDatabase, type SqliteOpenOptions } from './sqlite-open.js';
-import { inPositionOrder, recordText, snapshotOf, sortedWorld, worldFromRows, type SnapshotRow, type World } from './sqlite-snapshot.js';
+import { inPositionOrder, snapshotFromRows, snapshotOf, sortedWorld, type SnapshotRow, type World } from './sqlite-snapshot.js';
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions extends SqliteOpenOptions {
@@ -62,7 +62,7 @@ const NO_LIMIT = -1;
 const IMPORT_BATCH = 64;
 /** Records whose JSON text is kept in memory at most; the cache starts over when it is full. */
 const CACHED_RECORDS = 50_000;
-/** Records of a world kept in memory after an import or export, until the next write; a larger world is not kept. */
+/** Records of a world kept in memory after an import, until the next write; a larger world is not kept. */
 const KEPT_WORLD_RECORDS = 100_000;
 
 function pageLimit(limit: number): number {
@@ -93,8 +93,9 @@ export class SqliteStore implements Store {
   /** JSON text of records read or written lately, by `collection \0 id`: a read skips SQLite. */
   private readonly texts = new Map<string, string>();
   /**
-   * The world as last imported or exported while nothing was written since: export() hands it
-   * out again instead of reading and parsing every row. Dropped by the first write.
+   * The world as last imported, while nothing was written since: export() hands it out again
+   * (its records taken over, as MemoryStore does) instead of reading and parsing every row.
+   * Dropped by the first write.
    */
   private world: World | undefined;
   private readonly onError: (error: unknown) => void;
@@ -276,9 +277,7 @@ export class SqliteStore implements Store {
     if (this.world) return snapshotOf(this.world);
     // Positions of the open group are written at its COMMIT; export reads the table.
     if (this.group) this.savePositions();
-    const world = worldFromRows(this.sql.collections.all() as Array<[string, number]>, this.sql.scan.all() as Array<[string, string, string, number, string]>);
-    if (this.keepable(world)) this.world = world;
-    return snapshotOf(world);
+    return snapshotFromRows(this.sql.collections.all() as Array<[string, number]>, this.sql.scan.all() as Array<[string, string, string, number, string]>);
   }
 
   import(snapshot: StoreSnapshot): void {
@@ -317,13 +316,13 @@ export class SqliteStore implements Store {
             batch[k + 1] = id;
             batch[k + 2] = partition;
             batch[k + 3] = position;
-            batch[k + 4] = recordText(record);
+            batch[k + 4] = JSON.stringify(record) ?? 'null';
           }
           this.sql.insertBatch.run(batch);
         }
         for (; i < rows.length; i++) {
           const [id, partition, position, record] = rows[i]!;
-          this.sql.insert.run(name, id, partition, position, recordText(record));
+          this.sql.insert.run(name, id, partition, position, JSON.stringify(record) ?? 'null');
         }
         this.sql.savePosition.run(name, data.nextPosition);
         world.set(name, { nextPosition: data.nextPosition, rows: kept });

@@ -89,7 +89,7 @@ describe('SqliteStore snapshots', () => {
     expect(JSON.stringify(store.export())).toBe(before);
   });
 
-  it('re-imports exported records as they were stored, into itself and into another store', async () => {
+  it('re-imports its own export byte-identically, into itself and into another store', async () => {
     const source = open('e.db');
     await source.transaction((tx) => {
       for (let i = 0; i < 1500; i++) tx.insert('notes', `n${i}`, { text: `note ${i}`, n: i, nested: { list: [i, -0, 1e21, 'é\u2028'] } }, `p${i % 4}`);
