@@ -15,6 +15,7 @@ import { runOutside } from './run-outside.js';
 import { UnitAdmission } from './unit-admission.js';
 import { INDEXES, META } from './sqlite-schema.js';
 import { openDatabase, type SqliteOpenOptions } from './sqlite-open.js';
+import { inPositionOrder, snapshotFromRows, snapshotOf, sortedWorld, type SnapshotRow, type World } from './sqlite-snapshot.js';
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions extends SqliteOpenOptions {
@@ -61,6 +62,8 @@ const NO_LIMIT = -1;
 const IMPORT_BATCH = 64;
 /** Records whose JSON text is kept in memory at most; the cache starts over when it is full. */
 const CACHED_RECORDS = 50_000;
+/** Records of a world kept in memory after an import, until the next write; a larger world is not kept. */
+const KEPT_WORLD_RECORDS = 100_000;
 
 function pageLimit(limit: number): number {
   return limit >= 2 ** 31 - 1 ? NO_LIMIT : limit + 1;
@@ -89,6 +92,12 @@ export class SqliteStore implements Store {
   private readonly caches = new Map<string, CollectionCache>();
   /** JSON text of records read or written lately, by `collection \0 id`: a read skips SQLite. */
   private readonly texts = new Map<string, string>();
+  /**
+   * The world as last imported, while nothing was written since: export() hands it out again
+   * (its records taken over, as MemoryStore does) instead of reading and parsing every row.
+   * Dropped by the first write.
+   */
+  private world: World | undefined;
   private readonly onError: (error: unknown) => void;
   private group: Group | null = null;
   /** Transactions waiting for a sealed group to commit. */
@@ -135,7 +144,9 @@ export class SqliteStore implements Store {
       nextPosition: prepare('SELECT next_position FROM collections WHERE name = ?').pluck(),
       savePosition: prepare('INSERT INTO collections (name, next_position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next_position = excluded.next_position'),
       collections: prepare('SELECT name, next_position FROM collections').raw(),
-      rows: prepare('SELECT id, partition, position, record FROM records WHERE collection = ? ORDER BY position').raw(),
+      // One pass over the table in rowid order, which is position order within a collection: no
+      // sort, no index lookups (half the time of one ordered query per collection).
+      scan: prepare('SELECT collection, id, partition, position, record FROM records ORDER BY rowid').raw(),
       meta: prepare('SELECT key, value FROM meta').raw(),
       setMeta: prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
@@ -263,20 +274,10 @@ export class SqliteStore implements Store {
 
   export(): StoreSnapshot {
     this.assertOpen();
+    if (this.world) return snapshotOf(this.world);
     // Positions of the open group are written at its COMMIT; export reads the table.
     if (this.group) this.savePositions();
-    const names = (this.sql.collections.all() as Array<[string, number]>).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    const collections: StoreSnapshot['collections'] = {};
-    for (const [name, nextPosition] of names) {
-      const rows = this.sql.rows.all(name) as Array<[string, string, number, string]>;
-      const out: StoreSnapshot['collections'][string]['rows'] = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        out[i] = [row[0], row[1], row[2], JSON.parse(row[3])];
-      }
-      collections[name] = { nextPosition, rows: out };
-    }
-    return { collections };
+    return snapshotFromRows(this.sql.collections.all() as Array<[string, number]>, this.sql.scan.all() as Array<[string, string, string, number, string]>);
   }
 
   import(snapshot: StoreSnapshot): void {
@@ -287,6 +288,9 @@ export class SqliteStore implements Store {
     if (this.group || this.admission.busy) throw new Error('cannot import while writes are pending: import inside store.exclusive()');
     const state = this.tracked?.read();
     const rows = Object.values(snapshot.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
+    // The records are taken over (the caller must not change them), so the imported world is
+    // what the next export hands out while nothing is written.
+    const world: World = new Map();
     this.db.transaction(() => {
       this.db.exec('DELETE FROM records; DELETE FROM collections;');
       // Many rows load faster into a bare table whose indexes are then built by one sort each;
@@ -295,9 +299,13 @@ export class SqliteStore implements Store {
       if (rebuild) this.db.exec('DROP INDEX records_by_id; DROP INDEX records_by_page;');
       const batch: unknown[] = new Array(IMPORT_BATCH * 5);
       for (const [name, data] of Object.entries(snapshot.collections)) {
-        const rows = data.rows;
-        for (const [id, , position] of rows) {
+        // Inserted in ascending position, so rowid order is position order (export scans by rowid).
+        const rows = inPositionOrder(data.rows);
+        const kept: SnapshotRow[] = new Array(rows.length);
+        for (let i = 0; i < rows.length; i++) {
+          const [id, partition, position, record] = rows[i]!;
           if (!(position < data.nextPosition)) throw new Error(`position ${position} of ${name}/${id} is not below nextPosition`);
+          kept[i] = [id, partition, position, record];
         }
         let i = 0;
         for (; i + IMPORT_BATCH <= rows.length; i += IMPORT_BATCH) {
@@ -317,6 +325,7 @@ export class SqliteStore implements Store {
           this.sql.insert.run(name, id, partition, position, JSON.stringify(record) ?? 'null');
         }
         this.sql.savePosition.run(name, data.nextPosition);
+        world.set(name, { nextPosition: data.nextPosition, rows: kept });
       }
       if (rebuild) this.db.exec(INDEXES);
       if (state) this.writeState(state);
@@ -325,6 +334,15 @@ export class SqliteStore implements Store {
     this.texts.clear();
     this.dirty.clear();
     if (state) this.savedState = state;
+    const sorted = sortedWorld(world);
+    this.world = this.keepable(sorted) ? sorted : undefined;
+  }
+
+  /** Whether a world is small enough to keep in memory until the next write. */
+  private keepable(world: World): boolean {
+    let records = 0;
+    for (const collection of world.values()) records += collection.rows.length;
+    return records <= KEPT_WORLD_RECORDS;
   }
 
   async close(): Promise<void> {
@@ -477,6 +495,8 @@ export class SqliteStore implements Store {
     }
     this.caches.clear();
     this.texts.clear();
+    // An export taken while the group was open saw writes the rollback just undid.
+    this.world = undefined;
     this.dirty.clear();
     if (this.tracked && this.savedState) this.tracked.reset(this.savedState);
     group.reject(error);
@@ -589,6 +609,7 @@ export class SqliteStore implements Store {
       throw error;
     }
     this.wrote = true;
+    this.world = undefined;
     cache.next = position + 1;
     this.dirty.add(collection);
     this.adjust(cache, partition, 1);
@@ -606,6 +627,7 @@ export class SqliteStore implements Store {
     const changes = this.sql.update.run(text, collection, id).changes;
     if (changes === 0) throw new Error(`no record ${id} in ${collection}`);
     this.wrote = true;
+    this.world = undefined;
     const key = `${collection}\0${id}`;
     const previous = this.texts.get(key);
     this.remember(key, text);
@@ -616,6 +638,7 @@ export class SqliteStore implements Store {
     const partition = this.sql.remove.get(collection, id) as string | undefined;
     if (partition === undefined) return false;
     this.wrote = true;
+    this.world = undefined;
     const cache = this.cache(collection);
     this.adjust(cache, partition, -1);
     const key = `${collection}\0${id}`;
