@@ -70,7 +70,9 @@ class Browser {
     const exited = new Promise((resolve) => this.process.once('exit', resolve));
     this.process.kill();
     await exited;
-    rmSync(this.profile, { recursive: true, force: true });
+    // Chromium's helper processes can still be writing the profile for a moment after the
+    // browser exits (ENOTEMPTY): rmSync retries those errors.
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 
