@@ -4,9 +4,11 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 // Workers are started from a tiny script that loads the worker module: the compiled `.js` in a
 // build, or the `.ts` source through tsx's loader when the project runs from source (tests, bench).
+// It uses only dynamic import, so it runs whether the worker evaluates it as CommonJS or, when the
+// process was started with --input-type=module, as an ES module.
 const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
 (async () => {
+  const { workerData } = await import('node:worker_threads');
   if (workerData.tsx) (await import(workerData.tsx)).register();
   await import(workerData.entry);
 })().catch((error) => { console.error(error); process.exit(70); });

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +68,20 @@ describe('SentenceEncoderEmbedder (Universal Sentence Encoder lite, in a worker 
     first!.fill(0);
     const [second] = await embedder.embed(['a text asked twice']);
     expect(Array.from(second!)).toEqual(kept);
+  });
+
+  it('keeps a process alive while an answer is awaited, and lets it end afterwards', async () => {
+    const script = `const { SentenceEncoderEmbedder } = await import(${JSON.stringify(new URL('../../../src/providers/embeddings/sentence-encoder/sentence-encoder-embedder.ts', import.meta.url).href)});
+const [vector] = await new SentenceEncoderEmbedder().embed(['a text']);
+console.log('dimension', vector.length);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // The process exits on its own once the vector is printed (before, piped worker output held it open).
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(output).toContain('dimension 512');
+    expect(code).toBe(0);
   });
 
   it('puts a paraphrase that shares no word closer than an unrelated text', async () => {

@@ -13,10 +13,9 @@ class ModelWorker {
   private next = 0;
 
   constructor() {
-    this.worker = startModuleWorker(import.meta.url, 'sentence-encoder-worker', { stdout: true, stderr: true });
-    // TensorFlow.js may print notices; they are not the server's output.
-    this.worker.stdout.resume();
-    this.worker.stderr.resume();
+    // Its output is not piped: a piped stdio stream would keep the process alive after the last
+    // answer (the worker prints nothing unless it fails to start).
+    this.worker = startModuleWorker(import.meta.url, 'sentence-encoder-worker');
     this.worker.unref();
     this.worker.on('message', (answer: EmbedAnswer) => {
       const waiter = this.pending.get(answer.id);
