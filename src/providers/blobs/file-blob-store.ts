@@ -1,9 +1,22 @@
-import { createReadStream, createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import type { BlobRef, BlobStore } from '../../core/ports/blob-store.js';
 import { HashingCounter, chunksOf } from './hashing-counter.js';
+
+/**
+ * Ends a half-written file and removes it. The stream opens its file asynchronously, so a stream
+ * destroyed early may still create the file after a plain `rm`: the removal waits for the close.
+ */
+async function discard(out: WriteStream, file: string): Promise<void> {
+  if (!out.closed) {
+    const closed = once(out, 'close').catch(() => undefined);
+    out.destroy();
+    await closed;
+  }
+  await rm(file, { force: true });
+}
 
 /**
  * Blobs as files named by their hash in a directory (beside a `--data` file), streamed in and out
@@ -28,8 +41,7 @@ export class FileBlobStore implements BlobStore {
       out.end();
       await once(out, 'finish');
     } catch (error) {
-      out.destroy();
-      await rm(temporary, { force: true });
+      await discard(out, temporary);
       throw error;
     }
     const sha256 = counter.digest();
