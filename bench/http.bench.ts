@@ -10,6 +10,10 @@
  *   answers the same JSON shape (no ledger work).
  * - For reference, both through `runtime.dispatch` behind a bare `node:http` listener (what an
  *   edge with no cost of its own would reach: the rest is the runtime's own work).
+ * - For scale, the floor plus a fixed spin of CPU per request (`--floor-work-us N`, 25 by default,
+ *   0 leaves it out): what a server whose every request does N µs of work beyond the floor's
+ *   reaches on this machine. Its CPU per request grows by more than N, since the busier a server
+ *   is, the more each of its socket calls costs (the client is less often already awake).
  *
  * Each target runs in its own child process (one core for it, one for autocannon); floor and
  * server alternate round by round and the median of the rounds is compared. Besides requests per
@@ -35,7 +39,7 @@ interface TargetInfo {
   sent: string;
 }
 
-type Role = 'server' | 'floor' | 'dispatch';
+type Role = 'server' | 'floor' | 'dispatch' | 'busy';
 
 const SEND_BODY = JSON.stringify({ to: 'bob', amount: '0.01', asset: 'usd' });
 
@@ -75,15 +79,23 @@ async function startTarget(role: Role): Promise<void> {
   if (role === 'server') {
     const { serve } = await import('../src/index.js');
     url = (await serve(world.runtime, { port: 0 })).url;
-  } else if (role === 'floor') {
-    // The floor answers the same bytes, reading and parsing the POST body as any JSON server must.
+  } else if (role === 'floor' || role === 'busy') {
+    // The floor answers the same bytes, reading and parsing the POST body as any JSON server must;
+    // the busy floor spins a fixed CPU time per request first.
+    const workMs = role === 'busy' ? Number(process.env.HTTP_BENCH_WORK_US) / 1000 : 0;
+    const work = () => {
+      const until = performance.now() + workMs;
+      while (workMs > 0 && performance.now() < until);
+    };
     url = await listen((request, response) => {
       if (request.method === 'POST') {
         void readBody(request).then((text) => {
           JSON.parse(text);
+          work();
           response.writeHead(201, JSON_HEADERS).end(world.sent);
         });
       } else {
+        work();
         response.writeHead(200, JSON_HEADERS).end(world.balance);
       }
     });
@@ -112,9 +124,9 @@ function cpuOf(child: ChildProcess): Promise<number> {
 }
 
 /** Starts a target in a child process (tsx, as the benchmark itself). */
-async function spawnTarget(role: Role): Promise<{ child: ChildProcess; info: TargetInfo }> {
+async function spawnTarget(role: Role, workUs = 0): Promise<{ child: ChildProcess; info: TargetInfo }> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, HTTP_BENCH_ROLE: role },
+    env: { ...process.env, HTTP_BENCH_ROLE: role, HTTP_BENCH_WORK_US: String(workUs) },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const info = await new Promise<TargetInfo>((resolve, reject) => {
@@ -231,21 +243,22 @@ export async function run(args: string[]): Promise<void> {
   const connections = option('--connections', 32);
   const rounds = option('--rounds', 3);
   const starts = option('--starts', 5);
+  const workUs = option('--floor-work-us', 25);
 
   if (starts > 0) await startTimes(starts);
 
-  const targets = await Promise.all((['floor', 'server', 'dispatch'] as const).map(async (role) => [role, await spawnTarget(role)] as const));
+  const roles: Role[] = workUs > 0 ? ['floor', 'server', 'dispatch', 'busy'] : ['floor', 'server', 'dispatch'];
+  const targets = await Promise.all(roles.map(async (role) => [role, await spawnTarget(role, workUs)] as const));
   const byRole = Object.fromEntries(targets) as Record<Role, { child: ChildProcess; info: TargetInfo }>;
   try {
     console.log(`http: autocannon, ${connections} connections, ${rounds} alternating rounds of ${duration} s per target (median req/s)`);
     const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.toUpperCase() : undefined;
     for (const [name, load] of Object.entries(LOADS)) {
       if (only && load.method !== only) continue;
-      const roles: Role[] = ['floor', 'server', 'dispatch'];
       // A short warm-up, so the JIT has seen the paths before anything is counted.
       for (const role of roles) await rate(byRole[role], load, connections, 2);
-      const rates: Record<Role, number[]> = { floor: [], server: [], dispatch: [] };
-      const cpus: Record<Role, number[]> = { floor: [], server: [], dispatch: [] };
+      const rates: Record<Role, number[]> = { floor: [], server: [], dispatch: [], busy: [] };
+      const cpus: Record<Role, number[]> = { floor: [], server: [], dispatch: [], busy: [] };
       for (let round = 0; round < rounds; round++) {
         for (const role of roles) {
           const measured = await rate(byRole[role], load, connections, duration);
@@ -265,7 +278,8 @@ export async function run(args: string[]): Promise<void> {
       console.log(`  ${name}`);
       row('bare node:http floor', 'floor', '');
       row('agent-services server', 'server', ` (goal >= ${goal}x)`);
-      if (rates.dispatch.length > 0) row('runtime.dispatch, bare edge', 'dispatch', ' (reference)');
+      row('runtime.dispatch, bare edge', 'dispatch', ' (reference)');
+      if (rates.busy.length > 0) row(`floor + ${workUs} µs CPU/request`, 'busy', ' (scale)');
     }
   } finally {
     for (const { child } of targets.map(([, target]) => target)) child.kill('SIGKILL');
