@@ -187,7 +187,9 @@ describe.each(['fetch', 'http'] as const)('memory uploads as raw multipart (%s)'
   let alice: TestAgent;
 
   beforeEach(async () => {
-    world = await openWorld(kind);
+    // Multipart framing does not depend on the embedder; the lexical one indexes the 3 MiB file
+    // below in a fraction of the sentence encoder's seconds.
+    world = await openWorld(kind, { memory: { embedder: 'lexical' } });
     alice = await world.newAgent('alice');
   });
   afterEach(() => world.close());
