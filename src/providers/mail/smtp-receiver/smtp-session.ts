@@ -2,7 +2,9 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseCommandLine, parseMailPath } from './command-line.js';
 import { DotBodyReader } from './dot-body-reader.js';
+import { checkMailParams } from './mail-params.js';
 import { MessageBuffer } from './message-buffer.js';
+import { RateWindow } from './rate-window.js';
 import type { ReceiverOptions, ReceiverPolicy } from './receiver-options.js';
 import { REPLY, type FixedReplies } from './replies.js';
 import { SaslExchange, type SaslOutcome } from './sasl-exchange.js';
@@ -20,6 +22,8 @@ const CR = 13;
 const LF = 10;
 /** Longest command line, without its line end (RFC 5321 asks for 512 at least). */
 const MAX_LINE = 4096;
+/** Bytes held unread while a message is stored; past them the socket is paused (TCP pushes back). */
+const MAX_HELD = 64 * 1024;
 
 // What the next bytes from the client are.
 const COMMAND = 0;
@@ -58,8 +62,8 @@ export class SmtpSession {
   private chunkLast = false;
   private chunkRefusal: string | null = null;
   private sasl: SaslExchange | null = null;
-  /** Start times of this connection's messages within the last minute (with a rate limit). */
-  private started: number[] = [];
+  /** This connection's messages of the last minute, with `maxMessagesPerMinute`. */
+  private readonly rate: RateWindow | null;
 
   /** Greets the client on `socket` and serves it until it quits or the socket closes. */
   constructor(
@@ -67,10 +71,13 @@ export class SmtpSession {
     private readonly context: SessionContext,
     private readonly onClose: (session: SmtpSession) => void,
   ) {
+    const perMinute = context.options.maxMessagesPerMinute;
+    this.rate = perMinute === undefined ? null : new RateWindow(perMinute, 60_000);
     socket.setNoDelay(true);
     socket.setTimeout(context.options.idleSeconds * 1000);
-    socket.on('data', this.received);
-    socket.on('timeout', this.idle);
+    // Anonymous closures: esbuild's keepNames (tsx) gives a named one a defineProperty per session.
+    socket.on('data', (chunk: Buffer) => this.received(chunk));
+    socket.on('timeout', () => this.idle());
     socket.on('error', () => socket.destroy());
     socket.once('close', () => {
       this.mode = CLOSED;
@@ -90,16 +97,17 @@ export class SmtpSession {
     this.socket.destroy();
   }
 
-  private readonly received = (chunk: Buffer): void => {
+  private received(chunk: Buffer): void {
     if (this.mode === CLOSED) return;
     this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     if (!this.busy) this.run();
-  };
+    else if (this.pending.length > MAX_HELD) this.socket.pause();
+  }
 
-  private readonly idle = (): void => {
+  private idle(): void {
     // Storing a message is not idleness: the next write restarts the timer.
     if (!this.busy && this.mode !== CLOSED) this.end(this.context.replies.timeout);
-  };
+  }
 
   private idleNow(): boolean {
     return !this.busy && (this.mode === COMMAND || this.mode === AUTH);
@@ -206,30 +214,13 @@ export class SmtpSession {
     const path = parseMailPath(argument, 'FROM');
     if (!path) return this.error(REPLY.mailSyntax);
     if (path.address !== '' && !path.address.includes('@')) return this.error(REPLY.badSender);
-    for (const [key, value] of path.params) {
-      if (key === 'SIZE') {
-        if (value === true || !/^\d{1,15}$/.test(value)) return this.error(REPLY.mailSyntax);
-        if (Number(value) > this.context.options.maxMessageBytes) return this.reply(this.context.replies.tooBig);
-      } else if (key === 'BODY') {
-        if (value === true || !/^(7BIT|8BITMIME)$/i.test(value)) return this.error(REPLY.badBodyType);
-      } else if (key !== 'SMTPUTF8' && key !== 'AUTH') return this.error(REPLY.badParameter);
-    }
+    const paramsRefusal = checkMailParams(path.params, this.context.options.maxMessageBytes, this.context.replies.tooBig);
+    if (paramsRefusal) return paramsRefusal.error ? this.error(paramsRefusal.reply) : this.reply(paramsRefusal.reply);
     const refusal = this.context.policy.mailFrom(path.address, this.user);
     if (refusal !== null) return this.reply(`${refusal}\r\n`);
-    if (!this.withinRate()) return this.reply(this.context.replies.rateLimited);
+    if (this.rate && !this.rate.take(performance.now())) return this.reply(this.context.replies.rateLimited);
     this.from = path.address;
     this.reply(REPLY.senderOk);
-  }
-
-  /** Counts a message against `maxMessagesPerMinute`; false when the connection is over it. */
-  private withinRate(): boolean {
-    const limit = this.context.options.maxMessagesPerMinute;
-    if (limit === undefined) return true;
-    const now = performance.now();
-    this.started = this.started.filter((at) => now - at < 60_000);
-    if (this.started.length >= limit) return false;
-    this.started.push(now);
-    return true;
   }
 
   private rcpt(argument: string): void {
@@ -294,15 +285,16 @@ export class SmtpSession {
     this.reset();
     if (message.overLimit) return this.reply(this.context.replies.tooBig);
     this.busy = true;
-    this.context.policy.message(message.bytes(), envelope).then(this.stored, this.notStored);
+    this.context.policy.message(message.bytes(), envelope).then(
+      (reply) => this.answered(`${reply}\r\n`),
+      () => this.answered(REPLY.storeFailed),
+    );
   }
-
-  private readonly stored = (reply: string): void => this.answered(`${reply}\r\n`);
-  private readonly notStored = (): void => this.answered(REPLY.storeFailed);
 
   private answered(reply: string): void {
     this.busy = false;
     if (this.mode === CLOSED) return;
+    if (this.socket.isPaused()) this.socket.resume();
     this.reply(reply);
     this.run();
   }

@@ -27,11 +27,15 @@ export async function openRaw(port: number): Promise<RawClient> {
   let ended = false;
   const complete: string[] = [];
   let wake: () => void = () => {};
+  const reply = /(?:\d{3}-[^\r\n]*\r\n)*\d{3}(?: [^\r\n]*)?\r\n/y;
   const take = () => {
-    for (let match = /^(?:\d{3}-[^\r\n]*\r\n)*\d{3}(?: [^\r\n]*)?\r\n/.exec(text); match; match = /^(?:\d{3}-[^\r\n]*\r\n)*\d{3}(?: [^\r\n]*)?\r\n/.exec(text)) {
+    let used = 0;
+    reply.lastIndex = 0;
+    for (let match = reply.exec(text); match; match = reply.exec(text)) {
       complete.push(match[0].slice(0, -2));
-      text = text.slice(match[0].length);
+      used = reply.lastIndex;
     }
+    text = text.slice(used);
     wake();
   };
   socket.on('data', (chunk: Buffer) => {

@@ -118,6 +118,24 @@ describe('the SMTP receiver', () => {
     expect(await client.replies(3)).toEqual(['250 2.0.0 OK: queued as m1', '250 2.0.0 OK', '250 2.0.0 OK']);
   });
 
+  it('holds back a flood of pipelined commands sent while a message is stored, and answers all of them after it', async () => {
+    const policy = new Recorder();
+    policy.hold = true;
+    const { connect } = await receiver({}, policy);
+    const client = await greeted(connect);
+    await client.send('MAIL FROM:<a@b.test>\r\nRCPT TO:<x@example.test>\r\nDATA\r\n', 3);
+    // More than the 64 KiB held while storing: the socket is paused and TCP holds the rest.
+    const flood = client.write(`hi\r\n.\r\n${'NOOP\r\n'.repeat(30_000)}QUIT\r\n`);
+    while (policy.messages.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    policy.release('');
+    await flood;
+    const replies = await client.closed();
+    expect(replies.length).toBe(30_002);
+    expect(replies[0]).toBe('250 2.0.0 OK: queued as m1');
+    expect(new Set(replies.slice(1, -1))).toEqual(new Set(['250 2.0.0 OK']));
+    expect(replies.at(-1)).toBe('221 2.0.0 Bye');
+  });
+
   it('answers 451 4.3.0 when the store fails, and the session goes on', async () => {
     const policy = new Recorder();
     policy.fail = true;
