@@ -22,7 +22,10 @@ const CR = 13;
 const LF = 10;
 /** Longest command line, without its line end (RFC 5321 asks for 512 at least). */
 const MAX_LINE = 4096;
-/** Bytes held unread while a message is stored; past them the socket is paused (TCP pushes back). */
+/**
+ * Bytes held unread while a message is stored, or replies the client has not read; past either the
+ * socket is paused and TCP pushes back, so a client that floods costs no more memory than this.
+ */
 const MAX_HELD = 64 * 1024;
 
 // What the next bytes from the client are.
@@ -78,6 +81,7 @@ export class SmtpSession {
     // Anonymous closures: esbuild's keepNames (tsx) gives a named one a defineProperty per session.
     socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('timeout', () => this.idle());
+    socket.on('drain', () => this.throttle());
     socket.on('error', () => socket.destroy());
     socket.once('close', () => {
       this.mode = CLOSED;
@@ -101,12 +105,22 @@ export class SmtpSession {
     if (this.mode === CLOSED) return;
     this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     if (!this.busy) this.run();
-    else if (this.pending.length > MAX_HELD) this.socket.pause();
+    this.throttle();
+  }
+
+  /** Pauses reading while too much waits on either side (see MAX_HELD), and resumes it after. */
+  private throttle(): void {
+    const hold = (this.busy && this.pending !== null && this.pending.length > MAX_HELD) || this.socket.writableLength > MAX_HELD;
+    if (hold === this.socket.isPaused()) return;
+    if (hold) this.socket.pause();
+    else this.socket.resume();
   }
 
   private idle(): void {
+    // A last reply the client does not read must not keep the connection.
+    if (this.mode === CLOSED) this.socket.destroy();
     // Storing a message is not idleness: the next write restarts the timer.
-    if (!this.busy && this.mode !== CLOSED) this.end(this.context.replies.timeout);
+    else if (!this.busy) this.end(this.context.replies.timeout);
   }
 
   private idleNow(): boolean {
@@ -294,9 +308,9 @@ export class SmtpSession {
   private answered(reply: string): void {
     this.busy = false;
     if (this.mode === CLOSED) return;
-    if (this.socket.isPaused()) this.socket.resume();
     this.reply(reply);
     this.run();
+    this.throttle();
   }
 
   private auth(argument: string): void {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope, ReceiverOptions, ReceiverPolicy } from '../../../../src/providers/mail/smtp-receiver/receiver-options.js';
 import { startSmtpReceiver, type RunningReceiver } from '../../../../src/providers/mail/smtp-receiver/smtp-receiver.js';
@@ -134,6 +135,24 @@ describe('the SMTP receiver', () => {
     expect(replies[0]).toBe('250 2.0.0 OK: queued as m1');
     expect(new Set(replies.slice(1, -1))).toEqual(new Set(['250 2.0.0 OK']));
     expect(replies.at(-1)).toBe('221 2.0.0 Bye');
+  });
+
+  it('answers every command of a client that sends far more than it reads, once it reads', async () => {
+    const { running } = await receiver();
+    const socket = net.connect({ port: running.port, host: '127.0.0.1' });
+    socket.pause();
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    // About 560 KiB of replies: the receiver stops reading while they wait for the client.
+    await new Promise((resolve) => socket.write(`EHLO c\r\n${'NOOP\r\n'.repeat(40_000)}QUIT\r\n`, resolve));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.resume();
+    await closed;
+    const lines = text.split('\r\n').filter((line) => /^\d{3} /.test(line));
+    expect(lines.length).toBe(40_003);
+    expect(lines.filter((line) => line === '250 2.0.0 OK').length).toBe(40_000);
+    expect(lines.at(-1)).toBe('221 2.0.0 Bye');
   });
 
   it('answers 451 4.3.0 when the store fails, and the session goes on', async () => {
