@@ -37,6 +37,7 @@ export const REPLY = {
   unknown: '500 5.5.2 Command not recognized\r\n',
   notImplemented: '502 5.5.1 Command not implemented\r\n',
   storeFailed: '451 4.3.0 temporary failure, try again later\r\n',
+  internalError: '421 4.3.0 Internal error, closing connection\r\n',
 } as const;
 
 /** The greeting, the EHLO and HELO answers and the limit replies of one receiver, built once. */

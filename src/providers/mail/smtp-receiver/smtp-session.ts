@@ -104,8 +104,17 @@ export class SmtpSession {
   private received(chunk: Buffer): void {
     if (this.mode === CLOSED) return;
     this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-    if (!this.busy) this.run();
+    if (!this.busy) this.guarded();
     this.throttle();
+  }
+
+  /** Runs, and ends the session rather than the process when the policy throws. */
+  private guarded(): void {
+    try {
+      this.run();
+    } catch {
+      this.end(REPLY.internalError);
+    }
   }
 
   /** Pauses reading while too much waits on either side (see MAX_HELD), and resumes it after. */
@@ -299,7 +308,13 @@ export class SmtpSession {
     this.reset();
     if (message.overLimit) return this.reply(this.context.replies.tooBig);
     this.busy = true;
-    this.context.policy.message(message.bytes(), envelope).then(
+    let stored: Promise<string>;
+    try {
+      stored = this.context.policy.message(message.bytes(), envelope);
+    } catch (error) {
+      stored = Promise.reject(error);
+    }
+    stored.then(
       (reply) => this.answered(`${reply}\r\n`),
       () => this.answered(REPLY.storeFailed),
     );
@@ -309,7 +324,7 @@ export class SmtpSession {
     this.busy = false;
     if (this.mode === CLOSED) return;
     this.reply(reply);
-    this.run();
+    this.guarded();
     this.throttle();
   }
 

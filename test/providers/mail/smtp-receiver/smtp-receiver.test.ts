@@ -163,6 +163,22 @@ describe('the SMTP receiver', () => {
     expect(codes(await client.send('MAIL FROM:<a@b.test>\r\nRCPT TO:<x@example.test>\r\nDATA\r\nhi\r\n.\r\nNOOP\r\n', 5))).toEqual(['250', '250', '354', '451', '250']);
   });
 
+  it('answers 451 when the store throws instead of rejecting, and 421 (closing) when a policy check throws', async () => {
+    const policy = new Recorder();
+    policy.message = () => {
+      throw new Error('not a promise');
+    };
+    policy.rcptTo = (address) => {
+      if (address === 'boom@example.test') throw new Error('lookup failed');
+      return null;
+    };
+    const { connect } = await receiver({}, policy);
+    const client = await greeted(connect);
+    expect(codes(await client.send('MAIL FROM:<a@b.test>\r\nRCPT TO:<x@example.test>\r\nDATA\r\nhi\r\n.\r\n', 4))).toEqual(['250', '250', '354', '451']);
+    await client.write('MAIL FROM:<a@b.test>\r\nRCPT TO:<boom@example.test>\r\n');
+    expect(await client.closed()).toEqual(['250 2.1.0 OK', '421 4.3.0 Internal error, closing connection']);
+  });
+
   it('takes BDAT chunks, BDAT 0 LAST included, and drains a refused chunk without reading it as commands', async () => {
     const { policy, connect } = await receiver();
     const client = await greeted(connect);
