@@ -1,11 +1,13 @@
 /**
- * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64] [--postfix-rounds N] [--only postfix]`
+ * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64] [--postfix-rounds N] [--data DIR] [--only postfix]`
  *
  * 0. Postfix's own load tools against the listener and against the floor, in the same run:
  *    `smtp-source -s S -m 3000 -l 2048` (one connection per message, as MTAs send) to the SMTP
  *    listener and to `smtp-sink` (Postfix's fastest possible receiver), for S = 1, 16 and 64
  *    sessions, rounds interleaved; the ratio listener/sink is printed. Skipped with a printed
- *    reason when Postfix's tools are not installed.
+ *    reason when Postfix's tools are not installed. With `--data DIR` the listener's world is a
+ *    durable one (SQLite) in a fresh folder under DIR, removed afterwards: a 250 then waits for the
+ *    commit on disk.
  * 1. Messages per second accepted over loopback SMTP by the SMTP listener: a pool of raw SMTP
  *    connections (and, for comparison, a pooled nodemailer transport) sends a fixed number of
  *    ~1 KB messages to one agent; a message counts once the server answered 250 to its DATA,
@@ -15,7 +17,8 @@
  *    `since` page and a thread page. Target: the 100,000 cost within 1.5x of the 1,000 cost.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect as connectTo, createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -182,12 +185,15 @@ async function startSink(port: number): Promise<ChildProcess> {
  * Postfix's `smtp-source` against the listener and against `smtp-sink` (the floor) in the same run,
  * for each session count; the median of `rounds` interleaved rounds of each.
  */
-async function postfixComparison(messages: number, sessionCounts: number[], rounds: number): Promise<void> {
+async function postfixComparison(messages: number, sessionCounts: number[], rounds: number, dataParent: string | undefined): Promise<void> {
   if (!existsSync(SMTP_SOURCE) || !existsSync(SMTP_SINK)) {
     console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix)`);
     return;
   }
-  const runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } } });
+  const folder = dataParent === undefined ? undefined : mkdtempSync(join(dataParent, 'email-bench-'));
+  const data = folder === undefined ? undefined : join(folder, 'world.db');
+  if (data) console.log(`durable world (SQLite): ${data}`);
+  const runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } }, ...(data ? { data } : {}) });
   await runtime.createAgent({ name: 'bob' });
   const [server] = (await runtime.listen()) as [ListeningEdge];
   const sinkPort = await freePort();
@@ -217,6 +223,7 @@ async function postfixComparison(messages: number, sessionCounts: number[], roun
   } finally {
     sink.kill();
     await runtime.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
   }
 }
 
@@ -282,7 +289,8 @@ export async function run(args: string[]): Promise<void> {
   console.log('email benchmark (Node ' + process.version + ')');
   const postfixMessages = Number(option(args, 'postfix-messages', '3000'));
   const postfixSessions = option(args, 'postfix-sessions', '1,16,64').split(',').map(Number);
-  await postfixComparison(postfixMessages, postfixSessions, Number(option(args, 'postfix-rounds', '3')));
+  const data = option(args, 'data', '');
+  await postfixComparison(postfixMessages, postfixSessions, Number(option(args, 'postfix-rounds', '3')), data === '' ? undefined : data);
   if (option(args, 'only', '') === 'postfix') return;
   await smtpThroughput(total, connections);
   const smallCalls = await pageCalls(small);
