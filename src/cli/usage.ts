@@ -18,8 +18,8 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --data FILE          keep the world in the SQLite database FILE (e.g. world.db): every
                        answered change is on disk; a restart continues it. A JSON world
                        of an older version (world.json) is imported once into world.db
-  --event-retention D  remove events older than D of service time (30d, 12h, 90m, 3600s);
-                       by default every event is kept
+  --event-retention D  remove events (and settled webhook deliveries) older than D of
+                       service time (30d, 12h, 90m, 3600s); by default every event is kept
   --request-timeout D  real-time deadline of each request's outside calls (carriers,
                        runs, fetches; 30s, 2m, 500ms): past it the call is cut off and the
                        request answers 500 internal_error saying so; by default none

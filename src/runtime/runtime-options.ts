@@ -95,7 +95,10 @@ export interface RuntimeOptions {
   store?: Store;
   /** Where state is saved as one JSON file after every change and loaded from at start (default nowhere; not with a durable store). */
   persistence?: Persistence;
-  /** Removes events older than this much service time, e.g. `30d` or `12h` (default: every event is kept). */
+  /**
+   * Removes events, and settled webhook deliveries with the bodies they sent, older than this much
+   * service time, e.g. `30d` or `12h` (default: every event is kept).
+   */
   eventRetention?: string;
   /** Where file bytes live (default in memory; the CLI's `--data FILE` uses `FILE.blobs/`). */
   blobs?: BlobStore;

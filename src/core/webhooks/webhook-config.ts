@@ -43,6 +43,11 @@ export interface WebhookConfig {
   readonly concurrency: number;
   /** Refuse (at registration and before each attempt) agent urls that lead to private addresses. */
   readonly guardPrivateUrls: boolean;
+  /**
+   * The event retention (ms of service time), or null to keep everything: settled deliveries whose
+   * first attempt is older are removed as new ones are written, with the bodies they sent.
+   */
+  readonly retentionMs: number | null;
 }
 
 /** Injection token of {@link WebhookConfig}. */
@@ -61,7 +66,12 @@ export function runtimeWebhookId(url: string): string {
  * @throws RangeError on a url that is not http(s), an empty secret, an unknown event type, a url
  *   listed twice, or a timeout or concurrency that is not a positive integer
  */
-export function webhookConfig(endpoints: readonly RuntimeWebhookOption[] = [], options: WebhookOptions = {}, mode: 'simulated' | 'live' = 'simulated'): WebhookConfig {
+export function webhookConfig(
+  endpoints: readonly RuntimeWebhookOption[] = [],
+  options: WebhookOptions = {},
+  mode: 'simulated' | 'live' = 'simulated',
+  retentionMs: number | null = null,
+): WebhookConfig {
   const seen = new Set<string>();
   const resolved = endpoints.map((endpoint, index): RuntimeEndpoint => {
     let protocol = '';
@@ -82,7 +92,7 @@ export function webhookConfig(endpoints: readonly RuntimeWebhookOption[] = [], o
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw new RangeError('webhookOptions.timeoutMs must be a positive integer');
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isSafeInteger(concurrency) || concurrency <= 0) throw new RangeError('webhookOptions.concurrency must be a positive integer');
-  return { endpoints: resolved, timeoutMs, concurrency, guardPrivateUrls: mode === 'live' && options.allowPrivateUrls !== true };
+  return { endpoints: resolved, timeoutMs, concurrency, guardPrivateUrls: mode === 'live' && options.allowPrivateUrls !== true, retentionMs };
 }
 
 /** In the given order, without duplicates; `*` swallows every other type. */

@@ -22,6 +22,8 @@ export const DELIVERIES = 'webhook_deliveries';
 /** The exact body of each delivered event, kept so every retry sends the same bytes. */
 export const WEBHOOK_EVENTS = 'webhook_events';
 const ALL = 'all';
+/** Expired deliveries each new one removes at most, so retention costs O(1) per delivery. */
+const SWEEP_PER_DELIVERY = 2;
 
 /** Event-log types that can become a delivery (the delivered types, and new wallet records). */
 const RELEVANT = new Set<string>([...WEBHOOK_EVENT_TYPES, 'wallet.transaction.created']);
@@ -92,6 +94,7 @@ export class WebhookDeliveries {
     const endpoints = this.webhooks.endpointsFor(tx, event.agent_id, payload.type);
     if (endpoints.length === 0) return;
     const now = this.clock.now();
+    if (this.config.retentionMs !== null) this.sweep(tx, now - this.config.retentionMs);
     const eventId = this.random.id('event');
     const body = JSON.stringify({ id: eventId, type: payload.type, created_at: event.at, agent_id: event.agent_id, data: payload.data });
     tx.insert<StoredWebhookEvent>(WEBHOOK_EVENTS, eventId, { event_id: eventId, body });
@@ -159,6 +162,22 @@ export class WebhookDeliveries {
     );
     const last = page.items[page.items.length - 1];
     return { deliveries: page.items.map((item) => toWire(item.record)), next_cursor: page.hasMore && last ? encodeCursor(listName, last.position) : null };
+  }
+
+  /**
+   * Removes the oldest deliveries that are settled and were first attempted before `cutoffMs`,
+   * and the body of an event once its last delivery is gone (the deliveries of one event are
+   * written together, so they are neighbours in the list). A pending delivery stops the sweep
+   * until it settles: its retries (the last a day after the first attempt) still need it.
+   */
+  private sweep(tx: StoreTransaction, cutoffMs: number): void {
+    const oldest = tx.page<StoredDelivery>(DELIVERIES, { partition: ALL, order: 'oldest', limit: SWEEP_PER_DELIVERY + 1 }).items;
+    for (let i = 0; i < Math.min(SWEEP_PER_DELIVERY, oldest.length); i++) {
+      const delivery = oldest[i]!.record;
+      if (delivery.status === 'pending' || delivery.first_attempt_ms >= cutoffMs) return;
+      tx.remove(DELIVERIES, delivery.delivery_id);
+      if (oldest[i + 1]?.record.event_id !== delivery.event_id) tx.remove(WEBHOOK_EVENTS, delivery.event_id);
+    }
   }
 
   /** Drops what attempts started before a restore would write: the restored world has its own deliveries. */

@@ -7,6 +7,7 @@ import { WebhookDeliveries } from '../../core/webhooks/webhook-deliveries.js';
 import { WebhookPayloads } from '../../core/webhooks/webhook-payloads.js';
 import { WebhookService } from '../../core/webhooks/webhook.service.js';
 import { DELIVERY_JOB } from '../../core/webhooks/webhook-types.js';
+import { parseDuration } from '../../core/shared/duration.js';
 import { webhooksHandlers } from '../../core/webhooks/webhooks.handlers.js';
 import { DnsAddressResolver } from '../../providers/net/dns-address-resolver.js';
 import { webhooksRoutes, webhooksSimRoutes } from '../../core/webhooks/webhooks.routes.js';
@@ -21,7 +22,9 @@ export const webhooksArea = defineArea({
   routes: webhooksRoutes,
   simRoutes: webhooksSimRoutes,
   bind({ container, options, mode }) {
-    container.bind(WebhookConfig).toConstantValue(webhookConfig(options.webhooks, options.webhookOptions, mode));
+    // Deliveries follow the event log's retention (createRuntime has checked the duration).
+    const retentionMs = options.eventRetention === undefined ? null : parseDuration(options.eventRetention);
+    container.bind(WebhookConfig).toConstantValue(webhookConfig(options.webhooks, options.webhookOptions, mode, retentionMs));
     container.bind(AddressResolver).toConstantValue(options.providers?.addressResolver ?? new DnsAddressResolver());
     container.bind(UrlGuard).toSelf();
     container.bind(WebhookPayloads).toSelf();
