@@ -35,7 +35,7 @@ export const REPLY = {
   tooManyRecipients: '452 4.5.3 Too many recipients\r\n',
   tooLong: '500 5.5.2 Line too long\r\n',
   unknown: '500 5.5.2 Command not recognized\r\n',
-  notImplemented: '502 5.5.1 Command not implemented\r\n',
+  unsupported: '502 5.5.1 Command not supported here\r\n',
   storeFailed: '451 4.3.0 temporary failure, try again later\r\n',
   internalError: '421 4.3.0 Internal error, closing connection\r\n',
 } as const;

@@ -218,7 +218,7 @@ export class SmtpSession {
       case 'EXPN':
       case 'ETRN':
       case 'TURN':
-        return this.error(REPLY.notImplemented);
+        return this.error(REPLY.unsupported);
       default:
         return this.error(REPLY.unknown);
     }
@@ -330,7 +330,7 @@ export class SmtpSession {
 
   private auth(argument: string): void {
     const { authenticate } = this.context.policy;
-    if (!authenticate) return this.error(REPLY.notImplemented);
+    if (!authenticate) return this.error(REPLY.unsupported);
     if (!this.greeted) return this.error(REPLY.heloFirst);
     if (this.user !== null) return this.error(REPLY.authAgain);
     if (this.from !== null) return this.error(REPLY.authInTransaction);
