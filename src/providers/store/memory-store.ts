@@ -3,38 +3,8 @@ import { injectable } from '../../core/shared/di.js';
 import { deepFreeze } from '../../core/shared/json.js';
 import { runOutside } from './run-outside.js';
 import { UnitAdmission } from './unit-admission.js';
+import { Collection, lowerBound, type Partition, type Row } from './memory-collection.js';
 import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
-
-interface Row {
-  id: string;
-  partition: string;
-  position: number;
-  record: unknown;
-  live: boolean;
-}
-
-/** Rows of one partition in ascending position; removed rows stay as tombstones until compacted. */
-interface Partition {
-  rows: Row[];
-  dead: number;
-}
-
-class Collection {
-  readonly rows = new Map<string, Row>();
-  readonly partitions = new Map<string, Partition>();
-  readonly liveCounts = new Map<string, number>();
-  nextPosition = 1;
-
-  partition(name: string): Partition {
-    let partition = this.partitions.get(name);
-    if (!partition) this.partitions.set(name, (partition = { rows: [], dead: 0 }));
-    return partition;
-  }
-
-  adjustCount(partition: string, delta: number): void {
-    this.liveCounts.set(partition, (this.liveCounts.get(partition) ?? 0) + delta);
-  }
-}
 
 /** A durable unit in progress (see {@link Store.unit}). */
 interface Unit {
@@ -48,18 +18,6 @@ interface Unit {
 const DEFAULT_PARTITION = '';
 /** Tombstones a partition may hold before it is compacted (and at least half its rows). */
 const COMPACT_AFTER = 64;
-
-/** Index of the first row whose position is >= `position` (rows sorted ascending). */
-function lowerBound(rows: Row[], position: number): number {
-  let low = 0;
-  let high = rows.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (rows[mid]!.position < position) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
 
 function isSortedByPosition(rows: StoreSnapshot['collections'][string]['rows']): boolean {
   for (let i = 1; i < rows.length; i++) if (rows[i - 1]![2] >= rows[i]![2]) return false;
@@ -193,7 +151,7 @@ export class MemoryStore implements Store {
     for (const name of [...this.collections.keys()].sort()) {
       const collection = this.collections.get(name)!;
       const rows: StoreSnapshot['collections'][string]['rows'] = [];
-      for (const row of collection.rows.values()) rows.push([row.id, row.partition, row.position, deepFreeze(row.record)]);
+      for (const row of collection.values()) rows.push([row.id, row.partition, row.position, deepFreeze(row.record)]);
       // Map order is insertion order, which is position order unless an import brought rows in
       // another order; sorting a sorted array is one linear pass.
       if (!isSortedByPosition(rows)) rows.sort((a, b) => a[2] - b[2]);
@@ -211,15 +169,15 @@ export class MemoryStore implements Store {
       collection.nextPosition = data.nextPosition;
       const rows = isSortedByPosition(data.rows) ? data.rows : [...data.rows].sort((a, b) => a[2] - b[2]);
       for (const [id, partition, position, record] of rows) {
-        if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
         if (position >= collection.nextPosition) throw new Error(`position ${position} of ${name}/${id} is not below nextPosition`);
         // Taken over, not copied, and frozen when first read: a record from export() is frozen
         // already, and freezing a parsed request body's records up front would cost more than
         // parsing them did.
         const row: Row = { id, partition, position, record, live: true };
-        collection.rows.set(id, row);
-        collection.partition(partition).rows.push(row);
-        collection.adjustCount(partition, 1);
+        const rowsOf = collection.partition(partition);
+        if (!collection.add(row, rowsOf)) throw new Error(`duplicate id ${id} in ${name}`);
+        rowsOf.rows.push(row);
+        rowsOf.live++;
       }
       collections.set(name, collection);
     }
@@ -233,7 +191,7 @@ export class MemoryStore implements Store {
   }
 
   private get<T>(collection: string, id: string): T | undefined {
-    const row = this.collections.get(collection)?.rows.get(id);
+    const row = this.collections.get(collection)?.get(id);
     return row === undefined ? undefined : (deepFreeze(row.record) as T);
   }
 
@@ -259,14 +217,14 @@ export class MemoryStore implements Store {
   }
 
   private all<T>(collection: string): T[] {
-    const rows = [...(this.collections.get(collection)?.rows.values() ?? [])];
+    const rows = [...(this.collections.get(collection)?.values() ?? [])];
     return rows.sort((a, b) => a.position - b.position).map((row) => deepFreeze(row.record) as T);
   }
 
   private count(collection: string, partition?: string): number {
     const data = this.collections.get(collection);
     if (!data) return 0;
-    return partition === undefined ? data.rows.size : (data.liveCounts.get(partition) ?? 0);
+    return partition === undefined ? data.size : (data.partitions.get(partition)?.live ?? 0);
   }
 
   private insert(undo: Array<() => void>, name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION): void {
@@ -274,18 +232,18 @@ export class MemoryStore implements Store {
     // transaction leaves no trace in export() (snapshots and their hashes).
     const created = !this.collections.has(name);
     const collection = this.collection(name);
-    if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
     // Frozen when first read (get, page, all, export), not here: most records (events, ledger
     // lines) are written far more often than they are read.
-    const row: Row = { id, partition: partitionName, position: collection.nextPosition++, record, live: true };
+    const row: Row = { id, partition: partitionName, position: collection.nextPosition, record, live: true };
     const partition = collection.partition(partitionName);
-    collection.rows.set(id, row);
+    if (!collection.add(row, partition)) throw new Error(`duplicate id ${id} in ${name}`);
+    collection.nextPosition++;
     partition.rows.push(row);
-    collection.adjustCount(partitionName, 1);
+    partition.live++;
     undo.push(() => {
       row.live = false;
-      collection.rows.delete(id);
-      collection.adjustCount(partitionName, -1);
+      collection.delete(row);
+      partition.live--;
       if (partition.rows[partition.rows.length - 1] === row) partition.rows.pop();
       if (collection.nextPosition === row.position + 1) collection.nextPosition = row.position;
       if (created && this.collections.get(name) === collection) this.collections.delete(name);
@@ -293,7 +251,7 @@ export class MemoryStore implements Store {
   }
 
   private update(undo: Array<() => void>, name: string, id: string, record: unknown): void {
-    const row = this.collections.get(name)?.rows.get(id);
+    const row = this.collections.get(name)?.get(id);
     if (!row) throw new Error(`no record ${id} in ${name}`);
     const previous = row.record;
     row.record = record;
@@ -304,19 +262,19 @@ export class MemoryStore implements Store {
 
   private remove(undo: Array<() => void>, name: string, id: string): boolean {
     const collection = this.collections.get(name);
-    const row = collection?.rows.get(id);
+    const row = collection?.get(id);
     if (!collection || !row) return false;
     const partition = collection.partitions.get(row.partition)!;
     row.live = false;
     partition.dead++;
-    collection.rows.delete(id);
-    collection.adjustCount(row.partition, -1);
+    partition.live--;
+    collection.delete(row);
     this.shrunk.push(partition);
     undo.push(() => {
       row.live = true;
       partition.dead--;
-      collection.rows.set(id, row);
-      collection.adjustCount(row.partition, 1);
+      partition.live++;
+      collection.restore(row);
     });
     return true;
   }
