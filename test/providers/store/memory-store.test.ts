@@ -59,6 +59,7 @@ describe('MemoryStore', () => {
     await expect(store.transaction((tx) => tx.insert('log', '50', { i: 0 }, ''))).resolves.toBeUndefined();
     expect(store.view.get('log', '50')).toEqual({ i: 0 });
     await expect(store.transaction((tx) => tx.insert('log', '90', { i: 1 }, ''))).rejects.toThrow('duplicate id 90 in log');
+    expect(store.view.get('log', '90')).toEqual({ i: 90 });
     expect(store.view.count('log')).toBe(21);
     expect(store.view.all<{ i: number }>('log').map((record) => record.i)).toEqual([...Array.from({ length: 20 }, (_, k) => 81 + k), 0]);
     const rows = store.export().collections.log!.rows;
