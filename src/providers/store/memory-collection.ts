@@ -35,6 +35,8 @@ export function lowerBound(rows: Row[], position: number): number {
  * first row that does not fit turns the index into a map, in position order.
  */
 export class Collection {
+  constructor(readonly name: string) {}
+
   readonly partitions = new Map<string, Partition>();
   nextPosition = 1;
   /** Rows by id; null while the index is positional. */

@@ -6,6 +6,22 @@ import { UnitAdmission } from './unit-admission.js';
 import { Collection, lowerBound, type Partition, type Row } from './memory-collection.js';
 import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
 
+/**
+ * The undo log of the running transaction: three slots per write (what to undo, the row, and the
+ * record it held or its collection), not a closure per write: a book transfer makes eight writes.
+ */
+type UndoLog = unknown[];
+type UndoKind = typeof UNDO_INSERT | typeof UNDO_CREATE | typeof UNDO_UPDATE | typeof UNDO_REMOVE;
+const UNDO_ENTRY = 3;
+/** An insert; its operand is the collection. */
+const UNDO_INSERT = 0;
+/** An insert that created its collection; its operand is the collection. */
+const UNDO_CREATE = 1;
+/** An update; its operand is the record the row held before. */
+const UNDO_UPDATE = 2;
+/** A removal; its operand is the collection. */
+const UNDO_REMOVE = 3;
+
 /** A durable unit in progress (see {@link Store.unit}). */
 interface Unit {
   open: boolean;
@@ -35,7 +51,7 @@ export class MemoryStore implements Store {
   private readonly units = new AsyncLocalStorage<Unit>();
   private inTransaction = false;
   /** Undo, after-apply and after-commit lists of the running transaction (transactions never overlap). */
-  private undo: Array<() => void> = [];
+  private undo: UndoLog = [];
   private applied: Array<() => void> = [];
   private after: Array<() => void> = [];
   /** Partitions the running transaction removed rows from (compacted once it succeeds). */
@@ -61,7 +77,7 @@ export class MemoryStore implements Store {
   };
 
   /** The running transaction's undo log; a handle kept past its transaction must not write. */
-  private writableUndo(): Array<() => void> {
+  private writableUndo(): UndoLog {
     if (!this.inTransaction) throw new Error('store transaction handle used outside its transaction');
     return this.undo;
   }
@@ -72,7 +88,7 @@ export class MemoryStore implements Store {
     const admitted = this.admission.admitTransaction();
     if (admitted) await admitted;
     if (this.inTransaction) throw new Error('store transactions do not nest');
-    const undo: Array<() => void> = (this.undo = []);
+    const undo: UndoLog = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
     const after: Array<() => void> = (this.after = []);
     this.shrunk = [];
@@ -84,7 +100,7 @@ export class MemoryStore implements Store {
         throw new TypeError('store transaction functions must be synchronous');
       }
     } catch (error) {
-      for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      for (let i = undo.length - UNDO_ENTRY; i >= 0; i -= UNDO_ENTRY) this.undoWrite(undo[i] as UndoKind, undo[i + 1] as Row, undo[i + 2]);
       throw error;
     } finally {
       this.inTransaction = false;
@@ -165,7 +181,7 @@ export class MemoryStore implements Store {
     if (this.admission.busy) throw new Error('cannot import while a durable unit is open: import inside store.exclusive()');
     const collections = new Map<string, Collection>();
     for (const [name, data] of Object.entries(snapshot.collections)) {
-      const collection = new Collection();
+      const collection = new Collection(name);
       collection.nextPosition = data.nextPosition;
       const rows = isSortedByPosition(data.rows) ? data.rows : [...data.rows].sort((a, b) => a[2] - b[2]);
       for (const [id, partition, position, record] of rows) {
@@ -186,7 +202,7 @@ export class MemoryStore implements Store {
 
   private collection(name: string): Collection {
     let collection = this.collections.get(name);
-    if (!collection) this.collections.set(name, (collection = new Collection()));
+    if (!collection) this.collections.set(name, (collection = new Collection(name)));
     return collection;
   }
 
@@ -227,7 +243,7 @@ export class MemoryStore implements Store {
     return partition === undefined ? data.size : (data.partitions.get(partition)?.live ?? 0);
   }
 
-  private insert(undo: Array<() => void>, name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION): void {
+  private insert(undo: UndoLog, name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION): void {
     // A collection this insert brings into being is dropped again on rollback, so a rolled-back
     // transaction leaves no trace in export() (snapshots and their hashes).
     const created = !this.collections.has(name);
@@ -240,27 +256,17 @@ export class MemoryStore implements Store {
     collection.nextPosition++;
     partition.rows.push(row);
     partition.live++;
-    undo.push(() => {
-      row.live = false;
-      collection.delete(row);
-      partition.live--;
-      if (partition.rows[partition.rows.length - 1] === row) partition.rows.pop();
-      if (collection.nextPosition === row.position + 1) collection.nextPosition = row.position;
-      if (created && this.collections.get(name) === collection) this.collections.delete(name);
-    });
+    undo.push(created ? UNDO_CREATE : UNDO_INSERT, row, collection);
   }
 
-  private update(undo: Array<() => void>, name: string, id: string, record: unknown): void {
+  private update(undo: UndoLog, name: string, id: string, record: unknown): void {
     const row = this.collections.get(name)?.get(id);
     if (!row) throw new Error(`no record ${id} in ${name}`);
-    const previous = row.record;
+    undo.push(UNDO_UPDATE, row, row.record);
     row.record = record;
-    undo.push(() => {
-      row.record = previous;
-    });
   }
 
-  private remove(undo: Array<() => void>, name: string, id: string): boolean {
+  private remove(undo: UndoLog, name: string, id: string): boolean {
     const collection = this.collections.get(name);
     const row = collection?.get(id);
     if (!collection || !row) return false;
@@ -270,13 +276,31 @@ export class MemoryStore implements Store {
     partition.live--;
     collection.delete(row);
     this.shrunk.push(partition);
-    undo.push(() => {
+    undo.push(UNDO_REMOVE, row, collection);
+    return true;
+  }
+
+  /** Undoes one write of a transaction that threw (entries are undone newest first). */
+  private undoWrite(kind: UndoKind, row: Row, operand: unknown): void {
+    if (kind === UNDO_UPDATE) {
+      row.record = operand;
+      return;
+    }
+    const collection = operand as Collection;
+    const partition = collection.partitions.get(row.partition)!;
+    if (kind === UNDO_REMOVE) {
       row.live = true;
       partition.dead--;
       partition.live++;
       collection.restore(row);
-    });
-    return true;
+      return;
+    }
+    row.live = false;
+    collection.delete(row);
+    partition.live--;
+    if (partition.rows[partition.rows.length - 1] === row) partition.rows.pop();
+    if (collection.nextPosition === row.position + 1) collection.nextPosition = row.position;
+    if (kind === UNDO_CREATE && this.collections.get(collection.name) === collection) this.collections.delete(collection.name);
   }
 }
 
