@@ -91,7 +91,7 @@ export class MemoryStore implements Store {
     const undo: UndoLog = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
     const after: Array<() => void> = (this.after = []);
-    this.shrunk = [];
+    if (this.shrunk.length > 0) this.shrunk = [];
     this.inTransaction = true;
     let result: T;
     try {
@@ -150,7 +150,8 @@ export class MemoryStore implements Store {
   /** Runs the commit hooks (when something changed), then the after-commit callbacks. */
   private async committed(changed: boolean, after: Array<() => void>): Promise<void> {
     try {
-      if (changed) await Promise.all(this.hooks.map((hook) => hook()));
+      // Without hooks (no persistence) the wait is one tick, as Promise.all([]) would take.
+      if (changed) await (this.hooks.length === 0 ? undefined : Promise.all(this.hooks.map((hook) => hook())));
     } finally {
       // The writes are committed even when a hook (persistence) fails, so their follow-up work
       // (event listeners, deliveries) must still run.
