@@ -240,14 +240,17 @@ function checkIdempotencyKey(key: string): void {
  * @throws ApiError 400 invalid_request on the dotted path of the first such string
  */
 function checkUnicode(request: DispatchRequest, definition: RouteDefinition): void {
-  const inputs: Array<[string, unknown]> = [['params', request.params], ['query', request.query]];
-  if (!definition.upload) inputs.push(['body', request.body]);
-  for (const [, value] of inputs) {
-    const path = illFormedPath(value);
-    if (path === undefined) continue;
-    const param = path || undefined;
-    throw new ApiError('invalid_request', `${param ? `${param}: ` : ''}expected Unicode text, got a string with an unpaired UTF-16 surrogate`, param);
-  }
+  refuseIllFormed(request.params);
+  refuseIllFormed(request.query);
+  if (!definition.upload) refuseIllFormed(request.body);
+}
+
+/** @throws ApiError 400 invalid_request on the dotted path of the first ill-formed string of `value` */
+function refuseIllFormed(value: unknown): void {
+  const path = illFormedPath(value);
+  if (path === undefined) return;
+  const param = path || undefined;
+  throw new ApiError('invalid_request', `${param ? `${param}: ` : ''}expected Unicode text, got a string with an unpaired UTF-16 surrogate`, param);
 }
 
 /**

@@ -65,12 +65,15 @@ function issueMessage(issue: z.core.$ZodIssue, param: string | undefined): strin
   return `${where}${expected}, got ${shown(issue.input)}`;
 }
 
+/** zod's parse options of every request (zod copies them, so one object serves all). */
+const PARSE_OPTIONS = { reportInput: true } as const;
+
 /**
  * Parses untrusted input with a route schema.
  * @throws ApiError 400 invalid_request whose `param` is the dotted path of the first fault.
  */
 export function parseInput<T>(schema: z.ZodType<T>, input: unknown, fallbackParam?: string): T {
-  const result = schema.safeParse(input, { reportInput: true });
+  const result = schema.safeParse(input, PARSE_OPTIONS);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const param = issuePath(issue, fallbackParam);

@@ -23,15 +23,17 @@ export const ID_PREFIX = {
 export type IdKind = keyof typeof ID_PREFIX;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE62_CODES = Array.from(BASE62, (char) => char.charCodeAt(0));
 
 /**
  * Encodes random bytes as base62 text, one character per byte by rejection-free modulo. The small
  * bias of `byte % 62` is irrelevant for identifiers; secrets use {@link base62Secret}.
  */
 export function base62FromBytes(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) text += BASE62[byte % 62];
-  return text;
+  // One string from character codes, not one intermediate string per character.
+  const codes = new Array<number>(bytes.length);
+  for (let i = 0; i < bytes.length; i++) codes[i] = BASE62_CODES[bytes[i]! % 62]!;
+  return String.fromCharCode(...codes);
 }
 
 /** Unbiased base62 text of `length` characters drawn from a byte source (rejection sampling). */

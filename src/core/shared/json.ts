@@ -23,7 +23,12 @@ export function sha256Hex(data: string | Uint8Array): string {
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    // for...in rather than Object.values: no array per object, and most children are not objects
+    // (a JSON-like value has no inherited enumerable properties).
+    for (const key in value) {
+      const child = value[key];
+      if (child !== null && typeof child === 'object') deepFreeze(child);
+    }
   }
   return value;
 }

@@ -23,10 +23,13 @@ export function illFormedPath(value: unknown, path = ''): string | undefined {
   // Only plain data is walked (JSON bodies, queries, path parameters); uploads are streams.
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (!isWellFormed(key)) return at;
-    const found = illFormedPath(item, at);
+  // for...in with an own-property check visits what Object.entries would, without its arrays.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (!isWellFormed(key)) return path ? `${path}.${key}` : key;
+    if (typeof item !== 'string' && (item === null || typeof item !== 'object')) continue;
+    const found = illFormedPath(item, path ? `${path}.${key}` : key);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -78,6 +78,8 @@ export function toWire(record: StoredTransaction): WalletTransaction {
 @injectable()
 export class Ledger {
   private lastIso = { ms: Number.NaN, iso: '' };
+  /** Partition names already built, by agent, then direction and asset. */
+  private readonly partitionNames = new Map<string, Record<'in' | 'out', Partial<Record<Asset, string>>>>();
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -130,7 +132,7 @@ export class Ledger {
 
   /** Writes a history record (in its agent's asset-and-direction partition) and its `wallet.transaction.created` event. */
   record(tx: StoreTransaction, record: StoredTransaction): void {
-    tx.insert(TRANSACTIONS, `${record.agent_id}:${record.id}`, record, partitionOf(record.agent_id, record.asset, record.direction));
+    tx.insert(TRANSACTIONS, `${record.agent_id}:${record.id}`, record, this.partitionOf(record.agent_id, record.asset, record.direction));
     this.events.append(tx, {
       type: 'wallet.transaction.created',
       agent_id: record.agent_id,
@@ -196,7 +198,7 @@ export class Ledger {
     for (const asset of assets) {
       for (const direction of directions) {
         const page = this.store.view.page<StoredTransaction>(TRANSACTIONS, {
-          partition: partitionOf(agentId, asset, direction),
+          partition: this.partitionOf(agentId, asset, direction),
           limit: query.limit,
           ...(before === undefined ? {} : { before }),
         });
@@ -225,9 +227,15 @@ export class Ledger {
     });
     return { assets: { usd: entry('usd'), eur: entry('eur'), usdc: entry('usdc'), eth: entry('eth'), sol: entry('sol') } };
   }
-}
 
-/** The partition of an agent's records of one asset and direction. */
-function partitionOf(agentId: string, asset: Asset, direction: 'in' | 'out'): string {
-  return `${agentId}|${asset}|${direction}`;
+  /**
+   * The partition of an agent's records of one asset and direction, built once per agent and
+   * kept: each record's row holds its partition name and the store looks it up in a map, so one
+   * shared string (its hash computed once) costs less than a new one per record.
+   */
+  private partitionOf(agentId: string, asset: Asset, direction: 'in' | 'out'): string {
+    let names = this.partitionNames.get(agentId);
+    if (!names) this.partitionNames.set(agentId, (names = { in: {}, out: {} }));
+    return (names[direction][asset] ??= `${agentId}|${asset}|${direction}`);
+  }
 }

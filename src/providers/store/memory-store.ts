@@ -3,38 +3,24 @@ import { injectable } from '../../core/shared/di.js';
 import { deepFreeze } from '../../core/shared/json.js';
 import { runOutside } from './run-outside.js';
 import { UnitAdmission } from './unit-admission.js';
+import { Collection, lowerBound, type Partition, type Row } from './memory-collection.js';
 import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
 
-interface Row {
-  id: string;
-  partition: string;
-  position: number;
-  record: unknown;
-  live: boolean;
-}
-
-/** Rows of one partition in ascending position; removed rows stay as tombstones until compacted. */
-interface Partition {
-  rows: Row[];
-  dead: number;
-}
-
-class Collection {
-  readonly rows = new Map<string, Row>();
-  readonly partitions = new Map<string, Partition>();
-  readonly liveCounts = new Map<string, number>();
-  nextPosition = 1;
-
-  partition(name: string): Partition {
-    let partition = this.partitions.get(name);
-    if (!partition) this.partitions.set(name, (partition = { rows: [], dead: 0 }));
-    return partition;
-  }
-
-  adjustCount(partition: string, delta: number): void {
-    this.liveCounts.set(partition, (this.liveCounts.get(partition) ?? 0) + delta);
-  }
-}
+/**
+ * The undo log of the running transaction: three slots per write (what to undo, the row, and the
+ * record it held or its collection), not a closure per write: a book transfer makes eight writes.
+ */
+type UndoLog = unknown[];
+type UndoKind = typeof UNDO_INSERT | typeof UNDO_CREATE | typeof UNDO_UPDATE | typeof UNDO_REMOVE;
+const UNDO_ENTRY = 3;
+/** An insert; its operand is the collection. */
+const UNDO_INSERT = 0;
+/** An insert that created its collection; its operand is the collection. */
+const UNDO_CREATE = 1;
+/** An update; its operand is the record the row held before. */
+const UNDO_UPDATE = 2;
+/** A removal; its operand is the collection. */
+const UNDO_REMOVE = 3;
 
 /** A durable unit in progress (see {@link Store.unit}). */
 interface Unit {
@@ -48,18 +34,6 @@ interface Unit {
 const DEFAULT_PARTITION = '';
 /** Tombstones a partition may hold before it is compacted (and at least half its rows). */
 const COMPACT_AFTER = 64;
-
-/** Index of the first row whose position is >= `position` (rows sorted ascending). */
-function lowerBound(rows: Row[], position: number): number {
-  let low = 0;
-  let high = rows.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (rows[mid]!.position < position) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
 
 function isSortedByPosition(rows: StoreSnapshot['collections'][string]['rows']): boolean {
   for (let i = 1; i < rows.length; i++) if (rows[i - 1]![2] >= rows[i]![2]) return false;
@@ -77,7 +51,7 @@ export class MemoryStore implements Store {
   private readonly units = new AsyncLocalStorage<Unit>();
   private inTransaction = false;
   /** Undo, after-apply and after-commit lists of the running transaction (transactions never overlap). */
-  private undo: Array<() => void> = [];
+  private undo: UndoLog = [];
   private applied: Array<() => void> = [];
   private after: Array<() => void> = [];
   /** Partitions the running transaction removed rows from (compacted once it succeeds). */
@@ -103,7 +77,7 @@ export class MemoryStore implements Store {
   };
 
   /** The running transaction's undo log; a handle kept past its transaction must not write. */
-  private writableUndo(): Array<() => void> {
+  private writableUndo(): UndoLog {
     if (!this.inTransaction) throw new Error('store transaction handle used outside its transaction');
     return this.undo;
   }
@@ -114,10 +88,10 @@ export class MemoryStore implements Store {
     const admitted = this.admission.admitTransaction();
     if (admitted) await admitted;
     if (this.inTransaction) throw new Error('store transactions do not nest');
-    const undo: Array<() => void> = (this.undo = []);
+    const undo: UndoLog = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
     const after: Array<() => void> = (this.after = []);
-    this.shrunk = [];
+    if (this.shrunk.length > 0) this.shrunk = [];
     this.inTransaction = true;
     let result: T;
     try {
@@ -126,7 +100,7 @@ export class MemoryStore implements Store {
         throw new TypeError('store transaction functions must be synchronous');
       }
     } catch (error) {
-      for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      for (let i = undo.length - UNDO_ENTRY; i >= 0; i -= UNDO_ENTRY) this.undoWrite(undo[i] as UndoKind, undo[i + 1] as Row, undo[i + 2]);
       throw error;
     } finally {
       this.inTransaction = false;
@@ -176,7 +150,8 @@ export class MemoryStore implements Store {
   /** Runs the commit hooks (when something changed), then the after-commit callbacks. */
   private async committed(changed: boolean, after: Array<() => void>): Promise<void> {
     try {
-      if (changed) await Promise.all(this.hooks.map((hook) => hook()));
+      // Without hooks (no persistence) the wait is one tick, as Promise.all([]) would take.
+      if (changed) await (this.hooks.length === 0 ? undefined : Promise.all(this.hooks.map((hook) => hook())));
     } finally {
       // The writes are committed even when a hook (persistence) fails, so their follow-up work
       // (event listeners, deliveries) must still run.
@@ -193,7 +168,7 @@ export class MemoryStore implements Store {
     for (const name of [...this.collections.keys()].sort()) {
       const collection = this.collections.get(name)!;
       const rows: StoreSnapshot['collections'][string]['rows'] = [];
-      for (const row of collection.rows.values()) rows.push([row.id, row.partition, row.position, deepFreeze(row.record)]);
+      for (const row of collection.values()) rows.push([row.id, row.partition, row.position, deepFreeze(row.record)]);
       // Map order is insertion order, which is position order unless an import brought rows in
       // another order; sorting a sorted array is one linear pass.
       if (!isSortedByPosition(rows)) rows.sort((a, b) => a[2] - b[2]);
@@ -207,19 +182,19 @@ export class MemoryStore implements Store {
     if (this.admission.busy) throw new Error('cannot import while a durable unit is open: import inside store.exclusive()');
     const collections = new Map<string, Collection>();
     for (const [name, data] of Object.entries(snapshot.collections)) {
-      const collection = new Collection();
+      const collection = new Collection(name);
       collection.nextPosition = data.nextPosition;
       const rows = isSortedByPosition(data.rows) ? data.rows : [...data.rows].sort((a, b) => a[2] - b[2]);
       for (const [id, partition, position, record] of rows) {
-        if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
         if (position >= collection.nextPosition) throw new Error(`position ${position} of ${name}/${id} is not below nextPosition`);
         // Taken over, not copied, and frozen when first read: a record from export() is frozen
         // already, and freezing a parsed request body's records up front would cost more than
         // parsing them did.
         const row: Row = { id, partition, position, record, live: true };
-        collection.rows.set(id, row);
-        collection.partition(partition).rows.push(row);
-        collection.adjustCount(partition, 1);
+        const rowsOf = collection.partition(partition);
+        if (!collection.add(row, rowsOf)) throw new Error(`duplicate id ${id} in ${name}`);
+        rowsOf.rows.push(row);
+        rowsOf.live++;
       }
       collections.set(name, collection);
     }
@@ -228,12 +203,12 @@ export class MemoryStore implements Store {
 
   private collection(name: string): Collection {
     let collection = this.collections.get(name);
-    if (!collection) this.collections.set(name, (collection = new Collection()));
+    if (!collection) this.collections.set(name, (collection = new Collection(name)));
     return collection;
   }
 
   private get<T>(collection: string, id: string): T | undefined {
-    const row = this.collections.get(collection)?.rows.get(id);
+    const row = this.collections.get(collection)?.get(id);
     return row === undefined ? undefined : (deepFreeze(row.record) as T);
   }
 
@@ -259,66 +234,74 @@ export class MemoryStore implements Store {
   }
 
   private all<T>(collection: string): T[] {
-    const rows = [...(this.collections.get(collection)?.rows.values() ?? [])];
+    const rows = [...(this.collections.get(collection)?.values() ?? [])];
     return rows.sort((a, b) => a.position - b.position).map((row) => deepFreeze(row.record) as T);
   }
 
   private count(collection: string, partition?: string): number {
     const data = this.collections.get(collection);
     if (!data) return 0;
-    return partition === undefined ? data.rows.size : (data.liveCounts.get(partition) ?? 0);
+    return partition === undefined ? data.size : (data.partitions.get(partition)?.live ?? 0);
   }
 
-  private insert(undo: Array<() => void>, name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION): void {
+  private insert(undo: UndoLog, name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION): void {
     // A collection this insert brings into being is dropped again on rollback, so a rolled-back
     // transaction leaves no trace in export() (snapshots and their hashes).
     const created = !this.collections.has(name);
     const collection = this.collection(name);
-    if (collection.rows.has(id)) throw new Error(`duplicate id ${id} in ${name}`);
     // Frozen when first read (get, page, all, export), not here: most records (events, ledger
     // lines) are written far more often than they are read.
-    const row: Row = { id, partition: partitionName, position: collection.nextPosition++, record, live: true };
+    const row: Row = { id, partition: partitionName, position: collection.nextPosition, record, live: true };
     const partition = collection.partition(partitionName);
-    collection.rows.set(id, row);
+    if (!collection.add(row, partition)) throw new Error(`duplicate id ${id} in ${name}`);
+    collection.nextPosition++;
     partition.rows.push(row);
-    collection.adjustCount(partitionName, 1);
-    undo.push(() => {
-      row.live = false;
-      collection.rows.delete(id);
-      collection.adjustCount(partitionName, -1);
-      if (partition.rows[partition.rows.length - 1] === row) partition.rows.pop();
-      if (collection.nextPosition === row.position + 1) collection.nextPosition = row.position;
-      if (created && this.collections.get(name) === collection) this.collections.delete(name);
-    });
+    partition.live++;
+    undo.push(created ? UNDO_CREATE : UNDO_INSERT, row, collection);
   }
 
-  private update(undo: Array<() => void>, name: string, id: string, record: unknown): void {
-    const row = this.collections.get(name)?.rows.get(id);
+  private update(undo: UndoLog, name: string, id: string, record: unknown): void {
+    const row = this.collections.get(name)?.get(id);
     if (!row) throw new Error(`no record ${id} in ${name}`);
-    const previous = row.record;
+    undo.push(UNDO_UPDATE, row, row.record);
     row.record = record;
-    undo.push(() => {
-      row.record = previous;
-    });
   }
 
-  private remove(undo: Array<() => void>, name: string, id: string): boolean {
+  private remove(undo: UndoLog, name: string, id: string): boolean {
     const collection = this.collections.get(name);
-    const row = collection?.rows.get(id);
+    const row = collection?.get(id);
     if (!collection || !row) return false;
     const partition = collection.partitions.get(row.partition)!;
     row.live = false;
     partition.dead++;
-    collection.rows.delete(id);
-    collection.adjustCount(row.partition, -1);
+    partition.live--;
+    collection.delete(row);
     this.shrunk.push(partition);
-    undo.push(() => {
+    undo.push(UNDO_REMOVE, row, collection);
+    return true;
+  }
+
+  /** Undoes one write of a transaction that threw (entries are undone newest first). */
+  private undoWrite(kind: UndoKind, row: Row, operand: unknown): void {
+    if (kind === UNDO_UPDATE) {
+      row.record = operand;
+      return;
+    }
+    const collection = operand as Collection;
+    const partition = collection.partitions.get(row.partition)!;
+    if (kind === UNDO_REMOVE) {
       row.live = true;
       partition.dead--;
-      collection.rows.set(id, row);
-      collection.adjustCount(row.partition, 1);
-    });
-    return true;
+      partition.live++;
+      collection.restore(row);
+      return;
+    }
+    row.live = false;
+    collection.delete(row);
+    partition.live--;
+    if (partition.rows[partition.rows.length - 1] === row) partition.rows.pop();
+    if (collection.nextPosition === row.position + 1) collection.nextPosition = row.position;
+    if (kind === UNDO_CREATE && this.collections.get(collection.name) === collection) this.collections.delete(collection.name);
   }
 }
 

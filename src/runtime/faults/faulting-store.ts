@@ -2,7 +2,7 @@ import type { FaultChoice, Faults } from '../../core/ports/faults.js';
 import type { PageQuery, PageResult, Store, StoreTransaction } from '../../core/ports/store.js';
 import { FAULTS } from '../../core/faults/fault.service.js';
 import { EVENTS } from '../../providers/events/store-event-log.js';
-import { currentRequest } from './request-context.js';
+import { currentRequest, type RequestContext } from './request-context.js';
 
 /** Thrown inside a transaction to roll it back when a `persistence.write` fault hits it. */
 class InjectedWriteFailure extends Error {
@@ -71,9 +71,15 @@ export class FaultingStore implements Pick<Store, 'transaction'> {
     private readonly faults: () => Faults,
   ) {}
 
-  async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
+  transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
     const request = currentRequest();
+    // Straight through without a promise of its own: every money movement passes here.
     if (!request || request.persistenceDecided || !this.faults().armed(this.inner.view, 'persistence.write')) return this.inner.transaction(fn);
+    return this.faulted(request, fn);
+  }
+
+  /** A request's transaction while a `persistence.write` fault is armed. */
+  private async faulted<T>(request: RequestContext, fn: (tx: StoreTransaction) => T): Promise<T> {
     try {
       return await this.inner.transaction((tx) => {
         const noting = new NotingTransaction(tx);

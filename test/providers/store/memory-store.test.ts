@@ -37,4 +37,38 @@ describe('MemoryStore', () => {
     ]);
     expect(store.view.count('jobs')).toBe(10);
   });
+
+  it('answers a collection whose ids are its positions (the event log) like any other, through removals, rollbacks and a first id that is not', async () => {
+    const store = new MemoryStore();
+    await store.transaction((tx) => {
+      for (let i = 1; i <= 100; i++) tx.insert('log', String(i), { i }, '');
+    });
+    for (let i = 1; i <= 80; i++) await store.transaction((tx) => tx.remove('log', String(i)));
+    await expect(
+      store.transaction((tx) => {
+        tx.remove('log', '81');
+        tx.insert('log', '101', { i: 101 }, '');
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(store.view.get('log', '81')).toEqual({ i: 81 });
+    expect(store.view.get('log', '101')).toBeUndefined();
+    expect(store.view.get('log', '80')).toBeUndefined();
+    expect(store.view.get('log', '081')).toBeUndefined();
+    expect(store.view.count('log')).toBe(20);
+    await expect(store.transaction((tx) => tx.insert('log', '50', { i: 0 }, ''))).resolves.toBeUndefined();
+    expect(store.view.get('log', '50')).toEqual({ i: 0 });
+    await expect(store.transaction((tx) => tx.insert('log', '90', { i: 1 }, ''))).rejects.toThrow('duplicate id 90 in log');
+    expect(store.view.get('log', '90')).toEqual({ i: 90 });
+    expect(store.view.count('log')).toBe(21);
+    expect(store.view.all<{ i: number }>('log').map((record) => record.i)).toEqual([...Array.from({ length: 20 }, (_, k) => 81 + k), 0]);
+    const rows = store.export().collections.log!.rows;
+    expect(rows.map((row) => row[0])).toEqual([...Array.from({ length: 20 }, (_, k) => String(81 + k)), '50']);
+    expect(rows.map((row) => row[2])).toEqual([...Array.from({ length: 20 }, (_, k) => 81 + k), 101]);
+  });
+
+  it('refuses an import that names one positional id twice', () => {
+    const store = new MemoryStore();
+    expect(() => store.import({ collections: { log: { nextPosition: 3, rows: [['1', '', 1, {}], ['1', '', 1, {}]] } } })).toThrow('duplicate id 1 in log');
+  });
 });

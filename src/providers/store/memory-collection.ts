@@ -1,0 +1,125 @@
+/** One stored record of the memory store with its place. */
+export interface Row {
+  id: string;
+  partition: string;
+  position: number;
+  record: unknown;
+  live: boolean;
+}
+
+/** Rows of one partition in ascending position; removed rows stay as tombstones until compacted. */
+export interface Partition {
+  rows: Row[];
+  dead: number;
+  /** Rows of the partition that are not removed. */
+  live: number;
+}
+
+/** Index of the first row whose position is >= `position` (rows sorted ascending). */
+export function lowerBound(rows: Row[], position: number): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (rows[mid]!.position < position) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * One collection of the memory store: its partitions and its index by id. While every row's id is
+ * the decimal text of its position and all rows share one partition (the event log: `seq` is the
+ * position), that partition's rows, sorted by position, are the index and no `Map` is kept: an
+ * insertion into a map of 100,000s of rows costs a large share of a whole book transfer. The
+ * first row that does not fit turns the index into a map, in position order.
+ */
+export class Collection {
+  constructor(readonly name: string) {}
+
+  readonly partitions = new Map<string, Partition>();
+  nextPosition = 1;
+  /** Rows by id; null while the index is positional. */
+  private byId: Map<string, Row> | null = null;
+  /** The one partition of a positional index (null before its first row). */
+  private sole: Partition | null = null;
+
+  /** The partition `name`, created empty when missing. */
+  partition(name: string): Partition {
+    let partition = this.partitions.get(name);
+    if (!partition) this.partitions.set(name, (partition = { rows: [], dead: 0, live: 0 }));
+    return partition;
+  }
+
+  /** How many rows are not removed. */
+  get size(): number {
+    return this.byId ? this.byId.size : (this.sole?.live ?? 0);
+  }
+
+  /** The live row `id`, if any. */
+  get(id: string): Row | undefined {
+    if (this.byId) return this.byId.get(id);
+    const rows = this.sole?.rows;
+    const position = positionNamedBy(id);
+    if (!rows || position === undefined) return undefined;
+    for (let index = lowerBound(rows, position); index < rows.length && rows[index]!.position === position; index++) {
+      if (rows[index]!.live) return rows[index];
+    }
+    return undefined;
+  }
+
+  /**
+   * Indexes a new row (before it is pushed onto `partition`, above every position there); false,
+   * with nothing changed, when its id is taken.
+   */
+  add(row: Row, partition: Partition): boolean {
+    if (!this.byId) {
+      const last = partition.rows[partition.rows.length - 1];
+      if ((this.sole === null || this.sole === partition) && (last === undefined || last.position < row.position) && row.id === String(row.position)) {
+        this.sole = partition;
+        return true;
+      }
+      const kept = this.values();
+      this.byId = new Map();
+      for (const other of kept) this.byId.set(other.id, other);
+    }
+    // One probe rather than has() and set(): at 100,000s of rows each probe is a cache miss.
+    const size = this.byId.size;
+    this.byId.set(row.id, row);
+    if (this.byId.size > size) return true;
+    // The id was taken (a caller's bug): the row that holds it goes back, at its place in the map.
+    this.byId.set(row.id, this.liveRowNamed(row.id)!);
+    return false;
+  }
+
+  /** The live row `id`, found by a scan of every partition (the new row is in none yet). */
+  private liveRowNamed(id: string): Row | undefined {
+    for (const partition of this.partitions.values()) {
+      const found = partition.rows.find((row) => row.live && row.id === id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Takes a row out of the index (it is marked dead by the caller). */
+  delete(row: Row): void {
+    this.byId?.delete(row.id);
+  }
+
+  /** Puts a removed row back into the index (it is marked live by the caller). */
+  restore(row: Row): void {
+    this.byId?.set(row.id, row);
+  }
+
+  /** The live rows, in position order unless an import or an undone removal brought them in another. */
+  values(): Iterable<Row> {
+    if (this.byId) return this.byId.values();
+    return this.sole ? this.sole.rows.filter((row) => row.live) : [];
+  }
+}
+
+/** The position an id names in a positional index: its canonical decimal text, else undefined. */
+function positionNamedBy(id: string): number | undefined {
+  const position = Number(id);
+  return Number.isSafeInteger(position) && position > 0 && String(position) === id ? position : undefined;
+}
