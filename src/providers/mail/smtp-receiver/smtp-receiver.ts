@@ -48,6 +48,9 @@ export function startSmtpReceiver(host: string, port: number, options: ReceiverO
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
+      // A failed accept (out of file descriptors, a connection reset before it was taken) is
+      // emitted on the server; unhandled it would end the process. The listener keeps serving.
+      server.on('error', () => {});
       resolve({ host, port: (server.address() as AddressInfo).port, close });
     });
   });
