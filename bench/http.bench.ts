@@ -43,9 +43,16 @@ type Role = 'server' | 'floor' | 'dispatch' | 'busy';
 
 const SEND_BODY = JSON.stringify({ to: 'bob', amount: '0.01', asset: 'usd' });
 
+/**
+ * The package as users run it: the built `dist/` (made fresh by the parent before any target
+ * starts). Running the sources through tsx instead would measure its transform too: esbuild's
+ * `keepNames` wraps every closure made per request in a `__name` call.
+ */
+const built = () => import(new URL('../dist/index.js', import.meta.url).href) as Promise<typeof import('../src/index.js')>;
+
 /** A world with two funded agents; answers the keys and the exact JSON of a balance and a send. */
 async function fundedWorld() {
-  const { createRuntime } = await import('../src/index.js');
+  const { createRuntime } = await built();
   const runtime = await createRuntime({ seed: 1 });
   const sim = runtime.simClient();
   const alice = await sim.createAgent({ name: 'alice', balances: { usd: '1000000000' } });
@@ -77,7 +84,7 @@ async function startTarget(role: Role): Promise<void> {
   const world = await fundedWorld();
   let url: string;
   if (role === 'server') {
-    const { serve } = await import('../src/index.js');
+    const { serve } = await built();
     url = (await serve(world.runtime, { port: 0 })).url;
   } else if (role === 'floor' || role === 'busy') {
     // The floor answers the same bytes, reading and parsing the POST body as any JSON server must;
@@ -123,7 +130,7 @@ function cpuOf(child: ChildProcess): Promise<number> {
   });
 }
 
-/** Starts a target in a child process (tsx, as the benchmark itself). */
+/** Starts a target in a child process (this file through tsx; the runtime it measures from `dist/`). */
 async function spawnTarget(role: Role, workUs = 0): Promise<{ child: ChildProcess; info: TargetInfo }> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, HTTP_BENCH_ROLE: role, HTTP_BENCH_WORK_US: String(workUs) },
@@ -214,8 +221,6 @@ async function timeCli(args: string[] | string | null, ready: RegExp | null): Pr
 }
 
 async function startTimes(count: number): Promise<void> {
-  const { ensureBuilt } = await import('../test/cli/ensure-built.js');
-  await ensureBuilt();
   const bare: number[] = [];
   const help: number[] = [];
   const serve: Array<{ wall: number; cpu: number }> = [];
@@ -245,6 +250,8 @@ export async function run(args: string[]): Promise<void> {
   const starts = option('--starts', 5);
   const workUs = option('--floor-work-us', 25);
 
+  const { ensureBuilt } = await import('../test/cli/ensure-built.js');
+  await ensureBuilt();
   if (starts > 0) await startTimes(starts);
 
   const roles: Role[] = workUs > 0 ? ['floor', 'server', 'dispatch', 'busy'] : ['floor', 'server', 'dispatch'];

@@ -287,8 +287,9 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   const edges = AREAS.flatMap((area) => area.edges?.(areaContext) ?? []);
 
   const adminToken = options.adminToken;
+  let faults: Faults | undefined;
   const dispatcher = new Dispatcher(
-    [...controlHandlers(sim), ...withRequestContext(areaRoutes)],
+    [...controlHandlers(sim), ...withRequestContext(areaRoutes, () => (faults ??= container.get(Faults)).anyArmed(rawStore.view))],
     {
       agentFor: (apiKey) => identity.agentForApiKey(apiKey),
       adminAllowed: (bearer) => {

@@ -100,6 +100,11 @@ export class FaultService implements Faults {
     return set !== undefined && set.faults.some((fault) => fault.active && fault.target === target);
   }
 
+  anyArmed(view: StoreView): boolean {
+    const set = view.get<FaultSet>(FAULTS, FAULTS_ID);
+    return set !== undefined && set.faults.some((fault) => fault.active);
+  }
+
   strike(tx: StoreTransaction, target: FaultTarget, operation: FaultOperation): StruckFault | null {
     const choice = this.choose(tx, target, operation);
     if (!choice) return null;

@@ -41,6 +41,8 @@ export interface FaultChoice {
 export interface Faults {
   /** Whether any active fault targets `target` (a cheap check before building an operation). */
   armed(view: StoreView, target: FaultTarget): boolean;
+  /** Whether any active fault is set at all, whatever its target. */
+  anyArmed(view: StoreView): boolean;
   /** Inside a transaction: the fault that hits the operation, recorded in `tx` with its event; null when none does. */
   strike(tx: StoreTransaction, target: FaultTarget, operation: FaultOperation): StruckFault | null;
   /** Outside any transaction: the same, recorded in a transaction of its own. */
