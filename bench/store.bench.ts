@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- store [--sends N] [--clients C]`: the durable store against its in-memory floor.
+ * `npm run bench -- store [--sends N] [--clients C] [--rounds R] [--only snapshots]`: the durable store against its in-memory floor.
  *
  * - durable keyed book-transfer sends per second in-process (group commit, each answered after
  *   its fsync) with 1,000 and with 100,000 stored records, and the in-memory figure beside them;
@@ -110,11 +110,14 @@ function ms(start: number): number {
   return performance.now() - start;
 }
 
+/** The middle value (the upper one of an even count). */
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export async function run(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { sends: { type: 'string', default: '4000' }, clients: { type: 'string', default: '64' }, only: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { sends: { type: 'string', default: '4000' }, clients: { type: 'string', default: '64' }, rounds: { type: 'string', default: '5' }, only: { type: 'string' } } });
   const sends = Number(values.sends);
+  const rounds = Number(values.rounds);
   const clients = Number(values.clients);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'store-bench-'));
   try {
@@ -157,19 +160,8 @@ export async function run(args: string[]): Promise<void> {
       // One warm-up round per store (as the send rates have): the first round of a process also
       // measures compiling the code, and for SQLite growing a new file (1.5-2x slower).
       await memory.runtime.sim.restore(memory.runtime.sim.snapshot());
-      let cpu = process.cpuUsage();
-      let start = performance.now();
       const snapshot = memory.runtime.sim.snapshot();
-      const memorySnapshot = ms(start);
-      start = performance.now();
-      await memory.runtime.sim.restore(snapshot);
-      const memoryRestore = ms(start);
-      const memoryCpu = cpuMs(cpu);
-      // A snapshot that arrives as JSON text (POST /_sim/restore): parse + restore, fresh objects.
       const text = JSON.stringify(snapshot);
-      start = performance.now();
-      await memory.runtime.sim.restore(JSON.parse(text));
-      const memoryRestoreParsed = ms(start);
 
       const file = path.join(dir, `snapshot-${records}.db`);
       const store = SqliteStore.open(file);
@@ -178,39 +170,60 @@ export async function run(args: string[]): Promise<void> {
       await durable.sim.restore(snapshot);
       durable.sim.snapshot();
       const cold = ms(coldStart);
-      // A write, so that the measured snapshot is the one the restore leaves, not the warm-up's.
-      await store.transaction((tx) => tx.insert('bench_filler', 'warm-up', filler(records), AGENTS[0]));
-      cpu = process.cpuUsage();
-      start = performance.now();
-      await durable.sim.restore(snapshot);
-      const sqliteRestore = ms(start);
-      start = performance.now();
-      durable.sim.snapshot();
-      const sqliteSnapshot = ms(start);
-      const sqliteCpu = cpuMs(cpu);
-      // The same after a write, which drops the world the store kept: every row is read and parsed.
-      await store.transaction((tx) => tx.insert('bench_filler', 'after-restore', filler(records), AGENTS[0]));
-      start = performance.now();
-      const own = durable.sim.snapshot();
-      const sqliteColdSnapshot = ms(start);
-      // Restoring the store's own snapshot (snapshot, work, restore).
-      await store.transaction((tx) => tx.remove('bench_filler', 'after-restore'));
-      start = performance.now();
-      await durable.sim.restore(own);
-      const sqliteOwnRestore = ms(start);
+
+      // Every figure is the median of `rounds` rounds: one sample on a shared machine is as much
+      // the neighbours' work as ours.
+      const figures = new Map<string, number[]>();
+      const keep = (name: string, value: number) => figures.set(name, [...(figures.get(name) ?? []), value]);
+      for (let round = 0; round < rounds; round++) {
+        let cpu = process.cpuUsage();
+        let start = performance.now();
+        const taken = memory.runtime.sim.snapshot();
+        keep('memorySnapshot', ms(start));
+        start = performance.now();
+        await memory.runtime.sim.restore(taken);
+        keep('memoryRestore', ms(start));
+        keep('memoryCpu', cpuMs(cpu));
+        // A snapshot that arrives as JSON text (POST /_sim/restore): parse + restore, fresh objects.
+        start = performance.now();
+        await memory.runtime.sim.restore(JSON.parse(text));
+        keep('memoryRestoreParsed', ms(start));
+
+        // A write, so that the measured snapshot is the one the restore leaves, not the round before's.
+        await store.transaction((tx) => tx.insert('bench_filler', `warm-up-${round}`, filler(records), AGENTS[0]));
+        cpu = process.cpuUsage();
+        start = performance.now();
+        await durable.sim.restore(snapshot);
+        keep('sqliteRestore', ms(start));
+        start = performance.now();
+        durable.sim.snapshot();
+        keep('sqliteSnapshot', ms(start));
+        keep('sqliteCpu', cpuMs(cpu));
+        // The same after a write, which drops the world the store kept: every row is read and parsed.
+        await store.transaction((tx) => tx.insert('bench_filler', 'after-restore', filler(records), AGENTS[0]));
+        start = performance.now();
+        const own = durable.sim.snapshot();
+        keep('sqliteColdSnapshot', ms(start));
+        // Restoring the store's own snapshot (snapshot, work, restore).
+        await store.transaction((tx) => tx.remove('bench_filler', 'after-restore'));
+        start = performance.now();
+        await durable.sim.restore(own);
+        keep('sqliteOwnRestore', ms(start));
+      }
+      const m = (name: string) => median(figures.get(name)!);
+      const total = (prefix: 'memory' | 'sqlite') => median(figures.get(`${prefix}Snapshot`)!.map((value, i) => value + figures.get(`${prefix}Restore`)![i]!));
       console.log(
-        `snapshot + restore, ${fmt(records)} records: memory ${fmt(memorySnapshot + memoryRestore, 1)} ms (snapshot ${fmt(memorySnapshot, 1)}, restore ${fmt(memoryRestore, 1)}; ` +
-          `restore of parsed JSON ${fmt(memoryRestoreParsed, 1)}); SQLite ${fmt(sqliteSnapshot + sqliteRestore, 1)} ms (snapshot ${fmt(sqliteSnapshot, 1)}, restore ${fmt(sqliteRestore, 1)}), ` +
-          `ratio ${fmt((sqliteSnapshot + sqliteRestore) / (memorySnapshot + memoryRestore), 1)}x; CPU time memory ${fmt(memoryCpu, 1)} ms, SQLite ${fmt(sqliteCpu, 1)} ms`,
+        `snapshot + restore, ${fmt(records)} records (median of ${rounds}): memory ${fmt(total('memory'), 1)} ms (snapshot ${fmt(m('memorySnapshot'), 1)}, restore ${fmt(m('memoryRestore'), 1)}; ` +
+          `restore of parsed JSON ${fmt(m('memoryRestoreParsed'), 1)}); SQLite ${fmt(total('sqlite'), 1)} ms (snapshot ${fmt(m('sqliteSnapshot'), 1)}, restore ${fmt(m('sqliteRestore'), 1)}), ` +
+          `ratio ${fmt(total('sqlite') / total('memory'), 1)}x; CPU time memory ${fmt(m('memoryCpu'), 1)} ms, SQLite ${fmt(m('sqliteCpu'), 1)} ms`,
       );
       console.log(
-        `  SQLite first round of the process (warm-up) ${fmt(cold, 1)} ms; after a write: snapshot ${fmt(sqliteColdSnapshot, 1)} ms (every row read and parsed), restore of that snapshot ${fmt(sqliteOwnRestore, 1)} ms; ` +
-          `memory snapshot ${fmt(memorySnapshot, 1)} ms`,
+        `  SQLite first round of the process (warm-up) ${fmt(cold, 1)} ms; after a write: snapshot ${fmt(m('sqliteColdSnapshot'), 1)} ms (every row read and parsed), restore of that snapshot ${fmt(m('sqliteOwnRestore'), 1)} ms`,
       );
       await durable.close();
 
       if (records === 100_000) {
-        start = performance.now();
+        let start = performance.now();
         const reopened = await createRuntime({ seed: 1, store: SqliteStore.open(file) });
         const open = ms(start);
         await reopened.close();

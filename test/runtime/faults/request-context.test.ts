@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoundRoute, RouteDefinition } from '../../../src/core/api/route.js';
-import { currentRequest, withRequestContext } from '../../../src/runtime/faults/request-context.js';
+import { currentRequest, withRequestContext, type RequestContext } from '../../../src/runtime/faults/request-context.js';
 
 /** A route whose handler answers the request context it sees after an await. */
 function route(id: string): BoundRoute {
@@ -13,7 +13,7 @@ function route(id: string): BoundRoute {
   };
 }
 
-const call = (bound: BoundRoute, agentId: string) => bound.handle({ agentId } as never, {} as never);
+const call = (bound: BoundRoute, agentId: string) => bound.handle({ agentId } as never, {} as never) as Promise<RequestContext | undefined>;
 
 describe('withRequestContext', () => {
   it('gives a request its route and agent while a fault is set', async () => {
