@@ -15,6 +15,8 @@ import { runOutside } from './run-outside.js';
 import { UnitAdmission } from './unit-admission.js';
 import { INDEXES, META } from './sqlite-schema.js';
 import { openDatabase, type SqliteOpenOptions } from './sqlite-open.js';
+import { deepFreeze } from '../../core/shared/json.js';
+import { ImportBase, recordKey } from './sqlite-import-base.js';
 import { inPositionOrder, snapshotFromRows, snapshotOf, sortedWorld, type SnapshotRow, type World } from './sqlite-snapshot.js';
 
 /** Options of {@link SqliteStore.open}. */
@@ -98,6 +100,11 @@ export class SqliteStore implements Store {
    * Dropped by the first write.
    */
   private world: World | undefined;
+  /**
+   * The world as last imported and what was written since, kept across writes: importing that
+   * same snapshot again rewrites only those records. Given up when too much was written.
+   */
+  private base: ImportBase | undefined;
   private readonly onError: (error: unknown) => void;
   private group: Group | null = null;
   /** Transactions waiting for a sealed group to commit. */
@@ -135,6 +142,8 @@ export class SqliteStore implements Store {
       // An import's rows, many per statement: a quarter less time than one statement per row.
       insertBatch: prepare(`INSERT INTO records (collection, id, partition, position, record) VALUES ${Array.from({ length: IMPORT_BATCH }, () => '(?, ?, ?, ?, ?)').join(', ')}`),
       update: prepare('UPDATE records SET record = ? WHERE collection = ? AND id = ?'),
+      erase: prepare('DELETE FROM records WHERE collection = ? AND id = ?'),
+      dropPosition: prepare('DELETE FROM collections WHERE name = ?'),
       remove: prepare('DELETE FROM records WHERE collection = ? AND id = ? RETURNING partition').pluck(),
       newest: prepare('SELECT record, position FROM records WHERE collection = ? AND partition = ? AND position < ? ORDER BY position DESC LIMIT ?').raw(),
       oldest: prepare('SELECT record, position FROM records WHERE collection = ? AND partition = ? AND position > ? ORDER BY position ASC LIMIT ?').raw(),
@@ -287,9 +296,30 @@ export class SqliteStore implements Store {
     // request's writes into (or out of) the restored world.
     if (this.group || this.admission.busy) throw new Error('cannot import while writes are pending: import inside store.exclusive()');
     const state = this.tracked?.read();
-    const rows = Object.values(snapshot.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
-    // The records are taken over (the caller must not change them), so the imported world is
-    // what the next export hands out while nothing is written.
+    if (this.base?.isSnapshotOf(snapshot)) this.revert(this.base, state);
+    else {
+      this.base = undefined;
+      const records = Object.values(snapshot.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
+      // A world small enough is kept in memory: exported again from there, and imported again
+      // by rewriting only what was written since.
+      const keep = records <= KEPT_WORLD_RECORDS;
+      const world = this.replace(snapshot, records, keep, state);
+      this.world = keep ? world : undefined;
+      if (keep) this.base = new ImportBase(world);
+    }
+    this.caches.clear();
+    this.texts.clear();
+    this.dirty.clear();
+    if (state) this.savedState = state;
+  }
+
+  /**
+   * Replaces every row with the snapshot's (`rows` of them) in one SQLite transaction; answers
+   * the world it wrote, collections by name. The records are taken over (the caller must not
+   * change them); those of a world to `keep` are frozen, so that importing it again can trust
+   * them by reference.
+   */
+  private replace(snapshot: StoreSnapshot, rows: number, keep: boolean, state: RuntimeState | undefined): World {
     const world: World = new Map();
     this.db.transaction(() => {
       this.db.exec('DELETE FROM records; DELETE FROM collections;');
@@ -305,7 +335,7 @@ export class SqliteStore implements Store {
         for (let i = 0; i < rows.length; i++) {
           const [id, partition, position, record] = rows[i]!;
           if (!(position < data.nextPosition)) throw new Error(`position ${position} of ${name}/${id} is not below nextPosition`);
-          kept[i] = [id, partition, position, record];
+          kept[i] = [id, partition, position, keep ? deepFreeze(record) : record];
         }
         let i = 0;
         for (; i + IMPORT_BATCH <= rows.length; i += IMPORT_BATCH) {
@@ -330,19 +360,41 @@ export class SqliteStore implements Store {
       if (rebuild) this.db.exec(INDEXES);
       if (state) this.writeState(state);
     })();
-    this.caches.clear();
-    this.texts.clear();
-    this.dirty.clear();
-    if (state) this.savedState = state;
-    const sorted = sortedWorld(world);
-    this.world = this.keepable(sorted) ? sorted : undefined;
+    return sortedWorld(world);
   }
 
-  /** Whether a world is small enough to keep in memory until the next write. */
-  private keepable(world: World): boolean {
-    let records = 0;
-    for (const collection of world.values()) records += collection.rows.length;
-    return records <= KEPT_WORLD_RECORDS;
+  /**
+   * Puts the world of `base` back by rewriting only the records written since it was imported
+   * (each deleted, and inserted again from the world where it has a row) and the next positions
+   * of their collections, in one SQLite transaction. Rows put back get new rowids, so a later
+   * export's scan finds some collections out of position order and sorts them.
+   */
+  private revert(base: ImportBase, state: RuntimeState | undefined): void {
+    const { records, collections } = base.takeChanges();
+    try {
+      this.db.transaction(() => {
+        for (const { collection, id } of records) this.sql.erase.run(collection, id);
+        for (const { collection, row } of records) {
+          if (row) this.sql.insert.run(collection, row[0], row[1], row[2], JSON.stringify(row[3]) ?? 'null');
+        }
+        for (const name of collections) {
+          const kept = base.world.get(name);
+          if (kept) this.sql.savePosition.run(name, kept.nextPosition);
+          else this.sql.dropPosition.run(name);
+        }
+        if (state) this.writeState(state);
+      })();
+    } catch (error) {
+      // Nothing changed, but what was written since the import is no longer known.
+      this.base = undefined;
+      throw error;
+    }
+    this.world = base.world;
+  }
+
+  /** Notes a record written since the last import (giving the import's base up when too much was). */
+  private touch(key: string): void {
+    if (this.base && !this.base.touch(key)) this.base = undefined;
   }
 
   async close(): Promise<void> {
@@ -613,7 +665,8 @@ export class SqliteStore implements Store {
     cache.next = position + 1;
     this.dirty.add(collection);
     this.adjust(cache, partition, 1);
-    const key = `${collection}\0${id}`;
+    const key = recordKey(collection, id);
+    this.touch(key);
     this.remember(key, text);
     undo.push(() => {
       cache.next = previous;
@@ -628,7 +681,8 @@ export class SqliteStore implements Store {
     if (changes === 0) throw new Error(`no record ${id} in ${collection}`);
     this.wrote = true;
     this.world = undefined;
-    const key = `${collection}\0${id}`;
+    const key = recordKey(collection, id);
+    this.touch(key);
     const previous = this.texts.get(key);
     this.remember(key, text);
     undo.push(() => this.recall(key, previous));
@@ -641,7 +695,8 @@ export class SqliteStore implements Store {
     this.world = undefined;
     const cache = this.cache(collection);
     this.adjust(cache, partition, -1);
-    const key = `${collection}\0${id}`;
+    const key = recordKey(collection, id);
+    this.touch(key);
     const previous = this.texts.get(key);
     this.texts.delete(key);
     undo.push(() => {
