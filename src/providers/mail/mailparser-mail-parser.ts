@@ -1,15 +1,18 @@
-import type { AddressObject, EmailAddress, HeaderLines, MailParser as LibraryParser, ParsedMail as LibraryMail } from 'mailparser';
+import type { AddressObject, HeaderLines, MailParser as LibraryParser, ParsedMail as LibraryMail } from 'mailparser';
 import type { MailParser, ParsedMail } from '../../core/ports/mail-parser.js';
+import { flatAddresses } from './mail-addresses.js';
+import { withoutFinalBreak } from './mail-sections.js';
+import { mailparserAddressParser, type AddressParser } from './plain-addresses.js';
+import { plainMail } from './plain-mail.js';
 import { singlePartMail } from './single-part-mail.js';
 
 /** How mailparser is asked to parse: nothing derived, nothing rewritten, no checksums. */
 export const MAILPARSER_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, keepCidLinks: true, checksumAlgo: false } as const;
 
-/** The addresses of an address header, groups flattened. */
+/** The addresses of an address header (one parsed object, or one per occurrence), groups flattened. */
 function addresses(header: AddressObject | AddressObject[] | undefined): string[] {
-  const flatten = (entries: EmailAddress[]): string[] => entries.flatMap((entry) => (entry.group ? flatten(entry.group) : entry.address ? [entry.address] : []));
   if (!header) return [];
-  return (Array.isArray(header) ? header : [header]).flatMap((object) => flatten(object.value));
+  return flatAddresses(Array.isArray(header) ? header : [header]);
 }
 
 /** The decoded value of a header, from mailparser's parsed value where it is a text, else from the line. */
@@ -24,22 +27,29 @@ function headerValue(name: string, line: string, parsed: unknown, occurrence: nu
 /**
  * RFC 5322 parsing with mailparser (MIME structure, encoded words, charsets, transfer encodings).
  * Plain text is never made up from HTML nor HTML from text, and `cid:` links are left as they
- * are, so a message stores what its sender wrote. A single-part text message (most mail over
- * SMTP) is read in one synchronous pass from mailparser's own pieces ({@link singlePartMail});
- * everything else goes through simpleParser's streams. mailparser is loaded by the first parse,
- * not when the runtime starts.
+ * are, so a message stores what its sender wrote. Three ways, the first that takes the message:
+ * a single-part text message with a plain header block (ASCII, no encoded words: all of what
+ * `smtp-source` sends) is read directly into the port's fields ({@link plainMail}); another
+ * single-part text message is read in one synchronous pass from mailparser's own pieces
+ * ({@link singlePartMail}); everything else goes through simpleParser's streams. All three give
+ * the same fields for the same bytes. mailparser is loaded by the first parse, not when the
+ * runtime starts.
  */
 export class MailparserMailParser implements MailParser {
   /**
-   * mailparser, imported once (a dynamic import per message costs a module-loader round trip), and
-   * one idle parser whose header processing the single-part path shares.
+   * mailparser, imported once (a dynamic import per message costs a module-loader round trip), the
+   * addressparser it runs, and one idle parser whose header processing the single-part path shares.
    */
-  private library: Promise<{ simpleParser: typeof import('mailparser').simpleParser; headerParser: LibraryParser }> | undefined;
+  private library: Promise<{ simpleParser: typeof import('mailparser').simpleParser; addressParser: AddressParser; headerParser: LibraryParser }> | undefined;
 
   async parse(raw: Uint8Array): Promise<ParsedMail> {
-    const { simpleParser, headerParser } = await (this.library ??= import('mailparser').then(({ simpleParser, MailParser }) => ({ simpleParser, headerParser: new MailParser(MAILPARSER_OPTIONS) })));
+    const { simpleParser, addressParser, headerParser } = await (this.library ??= import('mailparser').then(({ simpleParser, MailParser }) => ({
+      simpleParser,
+      addressParser: mailparserAddressParser(),
+      headerParser: new MailParser(MAILPARSER_OPTIONS),
+    })));
     const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-    return mailFields(singlePartMail(bytes, headerParser, MAILPARSER_OPTIONS) ?? (await simpleParser(bytes, MAILPARSER_OPTIONS)));
+    return plainMail(bytes, addressParser) ?? mailFields(singlePartMail(bytes, headerParser, MAILPARSER_OPTIONS) ?? (await simpleParser(bytes, MAILPARSER_OPTIONS)));
   }
 }
 
@@ -59,7 +69,7 @@ export function mailFields(mail: LibraryMail): ParsedMail {
   // end at their boundary and are kept exactly.
   const type = mail.headers.get('content-type') as { value?: string } | undefined;
   const multipart = /^multipart\//i.test(type?.value ?? '');
-  const body = (value: string | undefined | false) => (typeof value !== 'string' ? null : multipart ? value : value.replace(/\r?\n$/, ''));
+  const body = (value: string | undefined | false) => (typeof value !== 'string' ? null : multipart ? value : withoutFinalBreak(value));
   const html = body(mail.html);
   // mailparser answers '' for a message with HTML and no plain text part: that is no text.
   const text = mail.text === '' && html !== null ? null : body(mail.text);

@@ -1,4 +1,5 @@
 import type { HeaderLines, MailParser as LibraryParser, ParsedMail as LibraryMail } from 'mailparser';
+import { MAX_HEADER_BYTES, headerEnd, undecodedBody } from './mail-sections.js';
 
 /** The MIME node of mailparser's splitter (`@zone-eu/mailsplit`), as far as it is read here. */
 interface MimeNode {
@@ -23,20 +24,8 @@ interface ParserInternals {
   processHeaders(lines: HeaderLines): LibraryMail['headers'];
 }
 
-/** Past this the header block goes the streaming way, where mailsplit enforces its size limit. */
-const MAX_HEADER_BYTES = 16 * 1024;
 /** The headers simpleParser copies onto its result, under their camel-case names. */
 const TOP_HEADERS = ['subject', 'references', 'date', 'to', 'from', 'cc', 'bcc', 'message-id', 'in-reply-to', 'reply-to'];
-
-/** Where the header block ends: after the first empty line ("\n" or "\r\n"), or -1 without one. */
-function headerEnd(raw: Buffer): number {
-  if (raw[0] === 10 || (raw[0] === 13 && raw[1] === 10)) return 0;
-  for (let lf = raw.indexOf(10); lf >= 0 && lf < raw.length - 1; lf = raw.indexOf(10, lf + 1)) {
-    if (raw[lf + 1] === 10) return lf + 2;
-    if (raw[lf + 1] === 13 && raw[lf + 2] === 10) return lf + 3;
-  }
-  return -1;
-}
 
 /**
  * What `simpleParser` answers for a single-part text message, computed in one synchronous pass,
@@ -45,11 +34,13 @@ function headerEnd(raw: Buffer): number {
  *
  * simpleParser runs every message through a chain of streams (a chunking pass-through, the MIME
  * splitter, a decoder per part) that yields to the event loop between steps; for the plain mail
- * SMTP brings most (and all of what `smtp-source` sends) that machinery is most of the parse. This
- * path uses mailparser's own pieces for everything but the streaming: the header block is read by
- * the splitter's MIME node class and the headers decoded by the parser's header processing, and the
- * body is what mailparser makes of an undecoded part: the bytes as UTF-8 with line breaks as "\n".
- * The test beside the listener compares both paths on generated messages.
+ * SMTP brings most that machinery is most of the parse. This path uses mailparser's own pieces for
+ * everything but the streaming: the header block is read by the splitter's MIME node class and the
+ * headers decoded by the parser's header processing, and the body is what mailparser makes of an
+ * undecoded part ({@link undecodedBody}). It serves the single-part messages whose header block is
+ * not plain (encoded words, 8-bit bytes, MIME parameters); a plain one, such as all of what
+ * `smtp-source` sends, is read without mailparser by `plainMail` first.
+ * `test/providers/mail/single-part-mail.test.ts` compares the paths on generated messages.
  */
 export function singlePartMail(raw: Buffer, parser: LibraryParser, config: object): LibraryMail | undefined {
   const end = headerEnd(raw);
@@ -67,7 +58,7 @@ export function singlePartMail(raw: Buffer, parser: LibraryParser, config: objec
 
   const headerLines = node.headers.lines;
   const headers = internals.processHeaders(node.headers.getList());
-  const content = raw.subarray(end).toString().replace(/\r?\n/g, '\n');
+  const content = undecodedBody(raw, end);
   const mail = { headers, headerLines, attachments: [] } as unknown as Record<string, unknown>;
   // As mailparser's getTextContent: an HTML-only root gets '' as its text (no HTML-to-text
   // conversion is asked for), and an empty part gives neither.
