@@ -31,6 +31,46 @@ export function writeNodeAnswer(response: ServerResponse, answer: ApiAnswer, hea
 }
 
 /**
+ * A writer of API answers that writes the first answer of an event loop turn at once and holds the
+ * others ready in the same turn until its end (`setImmediate`, once every socket the turn found
+ * readable has been read and its request run), then writes them all, one after another. Written
+ * as each was ready, the socket writes of a saturated server were interleaved with the work of the
+ * next requests; grouped, the same writes cost far less CPU under gVisor (where each is a trip
+ * into the sandbox's kernel): a book-transfer POST at 32 connections cost 66-69 instead of 92-118
+ * µs, about 18 answers to a group. A lone request's answer never waits.
+ */
+export function batchedNodeWriter(): (response: ServerResponse, answer: ApiAnswer, head: boolean) => void {
+  let due: Array<{ response: ServerResponse; answer: ApiAnswer; head: boolean }> = [];
+  /** Whether this turn wrote an answer already (its end is then scheduled). */
+  let wrote = false;
+  const turnEnds = () => {
+    wrote = false;
+    const batch = due;
+    due = [];
+    for (const { response, answer, head } of batch) writeOrDestroy(response, answer, head);
+  };
+  return (response, answer, head) => {
+    if (wrote) {
+      due.push({ response, answer, head });
+      return;
+    }
+    wrote = true;
+    setImmediate(turnEnds);
+    writeOrDestroy(response, answer, head);
+  };
+}
+
+/** {@link writeNodeAnswer}; an answer that cannot be written (a header Node refuses) cuts its connection and holds back no other. */
+function writeOrDestroy(response: ServerResponse, answer: ApiAnswer, head: boolean): void {
+  try {
+    writeNodeAnswer(response, answer, head);
+  } catch (error) {
+    process.stderr.write(`internal error writing an answer: ${(error as Error)?.stack ?? String(error)}\n`);
+    response.destroy();
+  }
+}
+
+/**
  * Writes a WHATWG `Response` (hosted pages, area edges) on a Node response, `Set-Cookie` kept as
  * separate headers, the body streamed with backpressure.
  */

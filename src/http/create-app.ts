@@ -6,7 +6,7 @@ import type { UploadedFile } from '../core/api/binary.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { ApiEdge, errorAnswer, JSON_TYPE, methodNotAllowed, NOT_FOUND, type ApiAnswer, type ApiSource } from './api-edge.js';
-import { toWebResponse, writeNodeAnswer, writeWebResponse } from './answers.js';
+import { batchedNodeWriter, toWebResponse, writeNodeAnswer, writeWebResponse } from './answers.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
 import { readNodeBody, readWebBody } from './request-body.js';
@@ -129,6 +129,7 @@ class WebSource implements ApiSource {
  */
 export function createApp(runtime: Runtime): HttpApp {
   const api = new ApiEdge(runtime);
+  const writeAnswer = batchedNodeWriter();
   const mounts = runtime.edges().flatMap((edge) => (edge.kind === 'http' ? [edge] : []));
   let openApi: { baseUrl: string; text: string } | undefined;
 
@@ -195,7 +196,7 @@ export function createApp(runtime: Runtime): HttpApp {
         const lookup = api.match(method, path);
         if (lookup.kind === 'route') {
           api.answer(lookup.route, lookup.params, search, new NodeSource(request)).then(
-            (answer) => writeNodeAnswer(response, answer, head),
+            (answer) => writeAnswer(response, answer, head),
             () => response.destroy(),
           );
           return;

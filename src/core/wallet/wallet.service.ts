@@ -32,6 +32,15 @@ export const SETTLE_JOB = 'wallet.settle';
 const TO_MAX = 256;
 
 /**
+ * The fee of an incoming record, one frozen object per asset shared by every such record (records
+ * are frozen when read, so none is ever changed): a book transfer keeps one object and one string
+ * fewer per send.
+ */
+const NO_FEE: Readonly<Record<Asset, { readonly amount: string; readonly asset: Asset }>> = Object.freeze(
+  Object.fromEntries(ASSETS.map((asset) => [asset, Object.freeze({ amount: formatAmount(0n, asset), asset })])) as Record<Asset, { amount: string; asset: Asset }>,
+);
+
+/**
  * Balances, sends and history. Validation (amount, recipient form, asset and network fit,
  * recipient lookup) happens before the store transaction; the balance check, the debit of amount
  * plus fee, the history records and the events happen in one transaction, so concurrent sends can
@@ -111,7 +120,7 @@ export class WalletService {
         this.ledger.record(tx, {
           ...out,
           direction: 'in',
-          fee: { amount: formatAmount(0n, asset), asset },
+          fee: NO_FEE[asset],
           agent_id: payee.agent_id,
         });
         this.identity.recordActivity(tx, agentId, 'payments_confirmed');
