@@ -8,8 +8,11 @@
  * - POST /v1/wallet/send, a 0.01 USD book transfer to another agent: the server parses, validates,
  *   moves the money in the ledger and answers 201; the floor reads and parses the same body and
  *   answers the same JSON shape (no ledger work).
- * - For reference, both through `runtime.dispatch` behind a bare `node:http` listener (what an
- *   edge with no cost of its own would reach: the rest is the runtime's own work).
+ * - The floor writing its answers as the server does (`batchedNodeWriter`: the answers of an
+ *   event loop turn as a group): what that way of writing alone is worth here.
+ * - For reference, both through `runtime.dispatch` behind a bare `node:http` listener, answers
+ *   written as the server writes them (what an edge with no cost of its own would reach: the rest
+ *   is the runtime's own work).
  * - For scale, the floor plus a fixed spin of CPU per request (`--floor-work-us N`, 25 by default,
  *   0 leaves it out): what a server whose every request does N µs of work beyond the floor's
  *   reaches on this machine. Its CPU per request grows by more than N, since the busier a server
@@ -39,7 +42,7 @@ interface TargetInfo {
   sent: string;
 }
 
-type Role = 'server' | 'floor' | 'dispatch' | 'busy';
+type Role = 'server' | 'floor' | 'grouped' | 'dispatch' | 'busy';
 
 const SEND_BODY = JSON.stringify({ to: 'bob', amount: '0.01', asset: 'usd' });
 
@@ -49,6 +52,12 @@ const SEND_BODY = JSON.stringify({ to: 'bob', amount: '0.01', asset: 'usd' });
  * `keepNames` wraps every closure made per request in a `__name` call.
  */
 const built = () => import(new URL('../dist/index.js', import.meta.url).href) as Promise<typeof import('../src/index.js')>;
+
+/** The server's writer of answers (`batchedNodeWriter`), from the built package. */
+async function groupedWriter() {
+  const { batchedNodeWriter } = (await import(new URL('../dist/http/answers.js', import.meta.url).href)) as typeof import('../src/http/answers.js');
+  return batchedNodeWriter();
+}
 
 /** A world with two funded agents; answers the keys and the exact JSON of a balance and a send. */
 async function fundedWorld() {
@@ -86,10 +95,16 @@ async function startTarget(role: Role): Promise<void> {
   if (role === 'server') {
     const { serve } = await built();
     url = (await serve(world.runtime, { port: 0 })).url;
-  } else if (role === 'floor' || role === 'busy') {
+  } else if (role === 'floor' || role === 'grouped' || role === 'busy') {
     // The floor answers the same bytes, reading and parsing the POST body as any JSON server must;
-    // the busy floor spins a fixed CPU time per request first.
+    // the busy floor spins a fixed CPU time per request first; the grouped floor writes its
+    // answers as the server does (the answers of an event loop turn as a group).
     const workMs = role === 'busy' ? Number(process.env.HTTP_BENCH_WORK_US) / 1000 : 0;
+    const grouped = role === 'grouped' ? await groupedWriter() : undefined;
+    const answer = (response: ServerResponse, status: number, body: string) => {
+      if (grouped) grouped(response, { status, headers: JSON_HEADERS, body }, false);
+      else response.writeHead(status, JSON_HEADERS).end(body);
+    };
     const work = () => {
       const until = performance.now() + workMs;
       while (workMs > 0 && performance.now() < until);
@@ -99,21 +114,23 @@ async function startTarget(role: Role): Promise<void> {
         void readBody(request).then((text) => {
           JSON.parse(text);
           work();
-          response.writeHead(201, JSON_HEADERS).end(world.sent);
+          answer(response, 201, world.sent);
         });
       } else {
         work();
-        response.writeHead(200, JSON_HEADERS).end(world.balance);
+        answer(response, 200, world.balance);
       }
     });
   } else {
-    // The least an edge can do: read the body, dispatch, stringify the answer.
+    // The least an edge can do: read the body, dispatch, stringify the answer (written as the
+    // server writes its answers, so that the two differ only by the edge's own work).
+    const grouped = await groupedWriter();
     url = await listen((request, response) => {
       const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? null;
       const body = request.method === 'POST' ? readBody(request).then((text) => JSON.parse(text) as unknown) : Promise.resolve(undefined);
       void body
         .then((parsed) => world.runtime.dispatch({ routeId: request.method === 'POST' ? 'wallet.send' : 'wallet.getBalance', bearer, body: parsed }))
-        .then((result) => response.writeHead(result.status, JSON_HEADERS).end(JSON.stringify(result.body)));
+        .then((result) => grouped(response, { status: result.status, headers: JSON_HEADERS, body: JSON.stringify(result.body) }, false));
     });
   }
   const info: TargetInfo = { url, aliceKey: world.aliceKey, balance: world.balance, sent: world.sent };
@@ -254,7 +271,7 @@ export async function run(args: string[]): Promise<void> {
   await ensureBuilt();
   if (starts > 0) await startTimes(starts);
 
-  const roles: Role[] = workUs > 0 ? ['floor', 'server', 'dispatch', 'busy'] : ['floor', 'server', 'dispatch'];
+  const roles: Role[] = ['floor', 'server', 'grouped', 'dispatch', ...(workUs > 0 ? (['busy'] as const) : [])];
   const targets = await Promise.all(roles.map(async (role) => [role, await spawnTarget(role, workUs)] as const));
   const byRole = Object.fromEntries(targets) as Record<Role, { child: ChildProcess; info: TargetInfo }>;
   try {
@@ -264,8 +281,8 @@ export async function run(args: string[]): Promise<void> {
       if (only && load.method !== only) continue;
       // A short warm-up, so the JIT has seen the paths before anything is counted.
       for (const role of roles) await rate(byRole[role], load, connections, 2);
-      const rates: Record<Role, number[]> = { floor: [], server: [], dispatch: [], busy: [] };
-      const cpus: Record<Role, number[]> = { floor: [], server: [], dispatch: [], busy: [] };
+      const rates: Record<Role, number[]> = { floor: [], server: [], grouped: [], dispatch: [], busy: [] };
+      const cpus: Record<Role, number[]> = { floor: [], server: [], grouped: [], dispatch: [], busy: [] };
       for (let round = 0; round < rounds; round++) {
         for (const role of roles) {
           const measured = await rate(byRole[role], load, connections, duration);
@@ -285,6 +302,7 @@ export async function run(args: string[]): Promise<void> {
       console.log(`  ${name}`);
       row('bare node:http floor', 'floor', '');
       row('agent-services server', 'server', ` (goal >= ${goal}x)`);
+      row('floor, answers grouped', 'grouped', ' (the floor written as the server writes)');
       row('runtime.dispatch, bare edge', 'dispatch', ' (reference)');
       if (rates.busy.length > 0) row(`floor + ${workUs} µs CPU/request`, 'busy', ' (scale)');
     }
