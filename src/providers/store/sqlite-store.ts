@@ -595,7 +595,7 @@ export class SqliteStore implements Store {
   }
 
   private get<T>(collection: string, id: string): T | undefined {
-    const key = `${collection}\0${id}`;
+    const key = recordKey(collection, id);
     let text = this.texts.get(key);
     if (text === undefined) {
       text = this.sql.get.get(collection, id) as string | undefined;
