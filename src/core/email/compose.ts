@@ -38,7 +38,7 @@ export function messageIdHeader(messageId: string, serviceDomain: string): strin
 /** The msg-id tokens (`<...>`) of a Message-ID, In-Reply-To or References value, in order. */
 export function msgIds(value: string | undefined | null): string[] {
   if (!value) return [];
-  return [...value.matchAll(/<[^<>\s]+>/g)].map((match) => match[0]);
+  return value.match(/<[^<>\s]+>/g) ?? [];
 }
 
 /**
@@ -80,6 +80,9 @@ export function snippetOf(text: string | null, html: string | null): string {
   const source = text ?? (html === null ? '' : htmlToPlain(html.slice(0, SNIPPET_LENGTH * 64)));
   const collapsed = source.slice(0, SNIPPET_LENGTH * 8).replace(/\s+/g, ' ').trim();
   if (collapsed.length <= SNIPPET_LENGTH) return collapsed;
-  // N code points span at most 2N UTF-16 units, so this slice holds them whole.
-  return Array.from(collapsed.slice(0, SNIPPET_LENGTH * 2)).slice(0, SNIPPET_LENGTH).join('');
+  // The first SNIPPET_LENGTH code points (a surrogate pair is one, a lone surrogate one too, as
+  // Array.from counts them), found without an array of characters.
+  let end = 0;
+  for (let count = 0; count < SNIPPET_LENGTH && end < collapsed.length; count++) end += collapsed.codePointAt(end)! > 0xffff ? 2 : 1;
+  return collapsed.slice(0, end);
 }

@@ -85,6 +85,18 @@ describe('snippetOf', () => {
     expect([...snippet]).toHaveLength(SNIPPET_LENGTH);
     expect(snippet).toBe('🦊'.repeat(SNIPPET_LENGTH));
   });
+
+  it('cuts where Array.from would, whatever the mix of pairs, lone surrogates and white space', () => {
+    const unit = fc.constantFrom('a', ' ', '\n', '🦊', '\ud83e', '\udd8a', 'é', '\t\t');
+    fc.assert(
+      fc.property(fc.array(unit, { minLength: 100, maxLength: 400 }), (units) => {
+        const text = units.join('');
+        const collapsed = text.slice(0, SNIPPET_LENGTH * 8).replace(/\s+/g, ' ').trim();
+        const expected = collapsed.length <= SNIPPET_LENGTH ? collapsed : Array.from(collapsed.slice(0, SNIPPET_LENGTH * 2)).slice(0, SNIPPET_LENGTH).join('');
+        expect(snippetOf(text, null)).toBe(expected);
+      }),
+    );
+  });
 });
 
 describe('headers map', () => {
