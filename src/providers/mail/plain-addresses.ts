@@ -42,12 +42,21 @@ function trimNames(entries: EmailAddress[]): boolean {
   return true;
 }
 
+/** One address and nothing else, bare or in angle brackets, of the plainest characters. */
+const BARE_ADDRESS = /^(?:<([A-Za-z0-9._+-]+@[A-Za-z0-9.-]+)>|([A-Za-z0-9._+-]+@[A-Za-z0-9.-]+))$/;
+
 /**
  * An address header's value (unfolded, ASCII, no encoded words) parsed as mailparser parses it,
  * or undefined when a domain is punycode (mailparser would decode it to Unicode). With no
  * encoded word to decode, mailparser's decoding of the entries only trims the display names.
  */
 export function plainAddresses(value: string, parse: AddressParser): PlainAddresses | undefined {
+  const bare = BARE_ADDRESS.exec(value);
+  if (bare) {
+    // What the addressparser answers for a lone address with no name, without its tokenizer.
+    const address = bare[1] ?? bare[2]!;
+    return address.includes('@xn--') ? undefined : { value: [{ address, name: '' }], text: address };
+  }
   const entries = parse(value);
   return trimNames(entries) ? { value: entries, text: formatText(entries) } : undefined;
 }

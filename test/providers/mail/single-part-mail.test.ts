@@ -176,6 +176,21 @@ const smtpSourceMessage = fc.integer({ min: 0, max: 9999 }).map((n) => {
   return `From: <load@example.com>\r\nTo: <bob@agents.test>\r\nDate: Fri, 27 Nov 2026 04:23:09 +0000 (UTC)\r\nMessage-Id: <0266.${String(n).padStart(4, '0')}.0000@vm>\r\n\r\n${body}`;
 });
 
+// Address values at the edges of the bare-address shortcut (one address, alone or in angle
+// brackets): odd local parts and domains, brackets that do not pair, punycode, a second @.
+const bareAddress = fc
+  .tuple(
+    fc.constantFrom('', '<', '>'),
+    fc.array(fc.constantFrom('a', 'Z', '0', '.', '+', '-', '_', '..'), { minLength: 1, maxLength: 5 }),
+    fc.constantFrom('@', '@@', ''),
+    fc.array(fc.constantFrom('b', 'Q', '9', '.', '-', 'xn--', '[1.2.3.4]'), { minLength: 0, maxLength: 4 }),
+    fc.constantFrom('', '>', '<', ' '),
+  )
+  .map(([open, local, at, domain, close]) => `${open}${local.join('')}${at}${domain.join('')}${close}`);
+const bareAddressMessage = fc
+  .tuple(bareAddress, bareAddress)
+  .map(([from, to]) => `From: ${from}\r\nTo: ${to}\r\nSubject: s\r\n\r\nbody\r\n`);
+
 /** Runs the three paths on every generated message; answers how often each specialised path took one. */
 async function compareAll(messages: fc.Arbitrary<string>, numRuns: number, seed: number) {
   const taken = { plain: 0, fast: 0 };
@@ -211,6 +226,11 @@ describe('the plain and single-part paths', () => {
   it('reads header values made of specials, quotes, comments and folds as simpleParser does', async () => {
     const taken = await compareAll(specialsMessage, 300, 20261127);
     expect(taken.plain).toBeGreaterThan(100);
+  });
+
+  it('reads lone addresses, bare or bracketed, as simpleParser does', async () => {
+    const taken = await compareAll(bareAddressMessage, 300, 20261127);
+    expect(taken.plain).toBeGreaterThan(200);
   });
 
   it('takes what smtp-source sends on the plain path and reads it as simpleParser does', async () => {
