@@ -1,10 +1,11 @@
 /**
  * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64] [--postfix-rounds N] [--data DIR] [--only postfix]`
  *
- * 0. Postfix's own load tools against the listener and against the floor, in the same run:
- *    `smtp-source -s S -m 3000 -l 2048` (one connection per message, as MTAs send) to the SMTP
- *    listener and to `smtp-sink` (Postfix's fastest possible receiver), for S = 1, 16 and 64
- *    sessions, rounds interleaved; the ratio listener/sink is printed. Skipped with a printed
+ * 0. Postfix's own load tools against the listener and against the floors, in the same run:
+ *    `smtp-source -s S -m 3000 -l 2048` (one connection per message, as MTAs send) to `smtp-sink`
+ *    (Postfix's fastest possible receiver), to a bare `node:net` responder (Node's own floor) and
+ *    to the built listener, for S = 1, 16 and 64 sessions, rounds interleaved; the ratios to
+ *    `smtp-sink` and to the Node floor are printed (./smtp-postfix.ts). Skipped with a printed
  *    reason when Postfix's tools are not installed. With `--data DIR` the listener's world is a
  *    durable one (SQLite) in a fresh folder under DIR, removed afterwards: a 250 then waits for the
  *    commit on disk.
@@ -16,14 +17,11 @@
  *    with 1,000 and with 100,000 messages in the inbox: first page, a deep page by cursor, a
  *    `since` page and a thread page. Target: the 100,000 cost within 1.5x of the 1,000 cost.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { connect as connectTo, createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import nodemailer from 'nodemailer';
 import { createRuntime, type AgentClient, type ListeningEdge, type Runtime } from '../src/index.js';
+import { postfixComparison } from './smtp-postfix.js';
 
 function option(args: string[], name: string, fallback: string): string {
   const index = args.indexOf(`--${name}`);
@@ -130,101 +128,6 @@ async function smtpThroughput(total: number, connections: number): Promise<void>
   transport.close();
   console.log(`smtp, nodemailer:  ${nodemailerTotal} messages, pool of ${connections} in ${mailSeconds.toFixed(2)} s = ${Math.round(nodemailerTotal / mailSeconds)} messages/s accepted`);
   await runtime.close();
-}
-
-const SMTP_SOURCE = '/usr/sbin/smtp-source';
-const SMTP_SINK = '/usr/sbin/smtp-sink';
-
-/** A free loopback port (listened on and released). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs `smtp-source` to `port` and answers the messages per second it achieved (wall time of the whole run). */
-function smtpSource(port: number, sessions: number, messages: number, length: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(SMTP_SOURCE, ['-s', String(sessions), '-m', String(messages), '-l', String(length), '-f', 'load@example.com', '-t', 'bob@agents.test', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (code === 0) resolve(messages / seconds);
-      else reject(new Error(`smtp-source exited ${code}: ${stderr.trim()}`));
-    });
-  });
-}
-
-/** Starts `smtp-sink` on `port` (as nobody when run as root, which it refuses otherwise). */
-async function startSink(port: number): Promise<ChildProcess> {
-  const args = [...(process.getuid?.() === 0 ? ['-u', 'nobody'] : []), `127.0.0.1:${port}`, '1024'];
-  const child = spawn(SMTP_SINK, args, { stdio: 'ignore' });
-  // Ready once it accepts a connection.
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connectTo({ port, host: '127.0.0.1' });
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (up) return child;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill();
-  throw new Error('smtp-sink did not start');
-}
-
-/**
- * Postfix's `smtp-source` against the listener and against `smtp-sink` (the floor) in the same run,
- * for each session count; the median of `rounds` interleaved rounds of each.
- */
-async function postfixComparison(messages: number, sessionCounts: number[], rounds: number, dataParent: string | undefined): Promise<void> {
-  if (!existsSync(SMTP_SOURCE) || !existsSync(SMTP_SINK)) {
-    console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix)`);
-    return;
-  }
-  const folder = dataParent === undefined ? undefined : mkdtempSync(join(dataParent, 'email-bench-'));
-  const data = folder === undefined ? undefined : join(folder, 'world.db');
-  if (data) console.log(`durable world (SQLite): ${data}`);
-  const runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } }, ...(data ? { data } : {}) });
-  await runtime.createAgent({ name: 'bob' });
-  const [server] = (await runtime.listen()) as [ListeningEdge];
-  const sinkPort = await freePort();
-  const sink = await startSink(sinkPort);
-  try {
-    // Warm-up: the JIT and mailparser's first load are not what is measured.
-    await smtpSource(server.port, 4, 300, 2048);
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    for (const sessions of sessionCounts) {
-      const ours: number[] = [];
-      const floor: number[] = [];
-      const cpu: number[] = [];
-      for (let round = 0; round < rounds; round++) {
-        floor.push(await smtpSource(sinkPort, sessions, messages, 2048));
-        // The listener runs in this process (smtp-source is a child): its CPU is this process's.
-        const before = process.cpuUsage();
-        ours.push(await smtpSource(server.port, sessions, messages, 2048));
-        const used = process.cpuUsage(before);
-        cpu.push((used.user + used.system) / 1000 / messages);
-      }
-      const a = median(ours);
-      const b = median(floor);
-      console.log(
-        `smtp-source -s ${sessions} -m ${messages} -l 2048: listener ${Math.round(a)} msg/s (${median(cpu).toFixed(2)} ms CPU/msg), smtp-sink ${Math.round(b)} msg/s, ratio ${(a / b).toFixed(2)}x (target >= 0.5x; median of ${rounds})`,
-      );
-    }
-  } finally {
-    sink.kill();
-    await runtime.close();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  }
 }
 
 /** Fills bob's inbox to `size` messages through the control plane (fields, no MIME parsing). */

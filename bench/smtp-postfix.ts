@@ -1,0 +1,234 @@
+/**
+ * Part 0 of `npm run bench -- email`: Postfix's `smtp-source` against three receivers in the same
+ * run, rounds interleaved:
+ *
+ * - `smtp-sink`, Postfix's fastest possible receiver (C; it stores nothing): the issue's floor;
+ * - a bare `node:net` SMTP responder (this file, role `floor`): fixed replies, the end of `DATA`
+ *   found, nothing parsed or stored, the connection closed as the listener closes it. It is what
+ *   Node itself costs per message on this machine, so the listener's distance from `smtp-sink`
+ *   splits into Node's share and the listener's own;
+ * - the agent-services SMTP listener as users run it: the built package (`dist/`), in its own
+ *   process (role `listener`), with an agent `bob` as the recipient.
+ *
+ * Each Node receiver runs in a child process (one core for it, one for `smtp-source`) and reports
+ * its CPU time (`process.cpuUsage`) around each run, so that the CPU per message is its own.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect as connectTo, createServer, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const SMTP_SOURCE = '/usr/sbin/smtp-source';
+const SMTP_SINK = '/usr/sbin/smtp-sink';
+const ROLE = 'SMTP_BENCH_ROLE';
+
+type Role = 'floor' | 'listener';
+
+/** Runs in a child: the least a Node SMTP receiver does for `smtp-source`. Answers its port. */
+function startFloor(): Promise<number> {
+  const ehlo = '250-floor.test\r\n250-PIPELINING\r\n250-8BITMIME\r\n250 SIZE 10485760\r\n';
+  const server = createServer((socket: Socket) => {
+    socket.setNoDelay(true);
+    let partial = '';
+    let inData = false;
+    // The last bytes of the body read so far, so that an end marker cut between reads is found.
+    let tail = '';
+    socket.on('data', (chunk: Buffer) => {
+      let text = chunk.toString('latin1');
+      let out = '';
+      while (text.length > 0) {
+        if (inData) {
+          const body = tail + text;
+          const end = body.indexOf('\r\n.\r\n');
+          if (end < 0) {
+            tail = body.slice(-4);
+            break;
+          }
+          inData = false;
+          out += '250 2.0.0 Ok: queued\r\n';
+          text = body.slice(end + 5);
+          continue;
+        }
+        const lf = text.indexOf('\n');
+        if (lf < 0) {
+          partial += text;
+          break;
+        }
+        const line = partial + text.slice(0, lf);
+        partial = '';
+        text = text.slice(lf + 1);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO') out += ehlo;
+        else if (verb === 'DATA') {
+          out += '354 End data with <CR><LF>.<CR><LF>\r\n';
+          inData = true;
+          tail = '\r\n';
+        } else if (verb === 'QUIT') {
+          socket.write(`${out}221 2.0.0 Bye\r\n`);
+          if (socket.writableLength === 0) socket.destroy();
+          else socket.destroySoon();
+          return;
+        } else out += '250 2.0.0 Ok\r\n';
+      }
+      if (out !== '') socket.write(out);
+    });
+    socket.on('error', () => socket.destroy());
+    socket.write('220 floor.test ESMTP\r\n');
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+/** Runs in a child: the built runtime with an SMTP listener and an agent `bob`. Answers its port. */
+async function startListener(): Promise<number> {
+  const { createRuntime } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
+  const data = process.env.SMTP_BENCH_DATA;
+  const runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } }, ...(data ? { data } : {}) });
+  await runtime.createAgent({ name: 'bob' });
+  const [edge] = await runtime.listen();
+  return edge!.port;
+}
+
+/** Runs inside a child: starts the receiver of `role`, prints its port, answers CPU-time requests. */
+async function startTarget(role: Role): Promise<void> {
+  const port = role === 'floor' ? await startFloor() : await startListener();
+  process.on('message', () => process.send!(process.cpuUsage()));
+  process.stdout.write(`${port}\n`);
+}
+
+/** A receiver child: its process and port. */
+interface Target {
+  child: ChildProcess;
+  port: number;
+}
+
+function spawnTarget(role: Role, data: string | undefined): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, [ROLE]: role, ...(data ? { SMTP_BENCH_DATA: data } : {}) },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = /^(\d+)\n/m.exec(out);
+      if (line) resolve({ child, port: Number(line[1]) });
+    });
+    child.once('exit', (code) => reject(new Error(`${role} target exited (${code}) before it listened`)));
+  });
+}
+
+/** CPU microseconds (user + system) a target child has used so far. */
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
+    child.send('cpu');
+  });
+}
+
+/** A free loopback port (listened on and released). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `smtp-source` to `port` and answers the messages per second it achieved (wall time of the whole run). */
+function smtpSource(port: number, sessions: number, messages: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(SMTP_SOURCE, ['-s', String(sessions), '-m', String(messages), '-l', '2048', '-f', 'load@example.com', '-t', 'bob@agents.test', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (code === 0) resolve(messages / seconds);
+      else reject(new Error(`smtp-source exited ${code}: ${stderr.trim()}`));
+    });
+  });
+}
+
+/** Starts `smtp-sink` on `port` (as nobody when run as root, which it refuses otherwise). */
+async function startSink(port: number): Promise<ChildProcess> {
+  const args = [...(process.getuid?.() === 0 ? ['-u', 'nobody'] : []), `127.0.0.1:${port}`, '1024'];
+  const child = spawn(SMTP_SINK, args, { stdio: 'ignore' });
+  // Ready once it accepts a connection.
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connectTo({ port, host: '127.0.0.1' });
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return child;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill();
+  throw new Error('smtp-sink did not start');
+}
+
+/** One `smtp-source` run against a Node target: its rate and the target's CPU ms per message. */
+async function measured(target: Target, sessions: number, messages: number): Promise<{ rate: number; cpu: number }> {
+  const before = await cpuOf(target.child);
+  const rate = await smtpSource(target.port, sessions, messages);
+  return { rate, cpu: ((await cpuOf(target.child)) - before) / 1000 / messages };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const format = (value: number) => Math.round(value).toLocaleString('en');
+
+/**
+ * Postfix's `smtp-source` against `smtp-sink`, the bare Node responder and the listener, for each
+ * session count: medians of `rounds` interleaved rounds; each ratio is the median of the rounds'
+ * own ratios (the runs of one round are next to each other in time, so they share the machine's
+ * state). With `dataParent` the listener's world is a durable one (SQLite) in a fresh folder under
+ * it, removed afterwards: a 250 then waits for the commit on disk.
+ */
+export async function postfixComparison(messages: number, sessionCounts: number[], rounds: number, dataParent: string | undefined): Promise<void> {
+  if (!existsSync(SMTP_SOURCE) || !existsSync(SMTP_SINK)) {
+    console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix)`);
+    return;
+  }
+  const { ensureBuilt } = await import('../test/cli/ensure-built.js');
+  await ensureBuilt();
+  const folder = dataParent === undefined ? undefined : mkdtempSync(join(dataParent, 'email-bench-'));
+  const data = folder === undefined ? undefined : join(folder, 'world.db');
+  if (data) console.log(`durable world (SQLite): ${data}`);
+  const [floor, listener] = await Promise.all([spawnTarget('floor', undefined), spawnTarget('listener', data)]);
+  const sinkPort = await freePort();
+  const sink = await startSink(sinkPort);
+  try {
+    // Warm-up: the JIT and mailparser's first load are not what is measured.
+    for (const target of [floor, listener]) await smtpSource(target.port, 4, 600);
+    for (const sessions of sessionCounts) {
+      const sinkRates: number[] = [];
+      const runs = { floor: [] as { rate: number; cpu: number }[], listener: [] as { rate: number; cpu: number }[] };
+      for (let round = 0; round < rounds; round++) {
+        sinkRates.push(await smtpSource(sinkPort, sessions, messages));
+        runs.floor.push(await measured(floor, sessions, messages));
+        runs.listener.push(await measured(listener, sessions, messages));
+      }
+      const ofSink = (role: Role) => median(runs[role].map((run, round) => run.rate / sinkRates[round]!));
+      const ofFloor = median(runs.listener.map((run, round) => run.rate / runs.floor[round]!.rate));
+      const row = (label: string, role: Role, note: string) =>
+        console.log(`    ${label.padEnd(26)} ${format(median(runs[role].map((run) => run.rate))).padStart(6)} msg/s ${median(runs[role].map((run) => run.cpu)).toFixed(3)} ms CPU/msg   ${ofSink(role).toFixed(2)}x of smtp-sink${note}`);
+      console.log(`smtp-source -s ${sessions} -m ${messages} -l 2048 (median of ${rounds} interleaved rounds)`);
+      console.log(`    ${'smtp-sink (Postfix)'.padEnd(26)} ${format(median(sinkRates)).padStart(6)} msg/s`);
+      row('bare node:net responder', 'floor', " (Node's own floor here)");
+      row('agent-services listener', 'listener', ` (goal >= 0.5x); ${ofFloor.toFixed(2)}x of the Node floor`);
+    }
+  } finally {
+    sink.kill();
+    floor.child.kill('SIGKILL');
+    listener.child.kill('SIGKILL');
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (process.env[ROLE]) await startTarget(process.env[ROLE] as Role);
