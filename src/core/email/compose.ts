@@ -78,11 +78,34 @@ export function htmlToPlain(html: string): string {
 export function snippetOf(text: string | null, html: string | null): string {
   // Only the start is needed; bounding the slices keeps a megabyte body from being scanned whole.
   const source = text ?? (html === null ? '' : htmlToPlain(html.slice(0, SNIPPET_LENGTH * 64)));
-  const collapsed = source.slice(0, SNIPPET_LENGTH * 8).replace(/\s+/g, ' ').trim();
-  if (collapsed.length <= SNIPPET_LENGTH) return collapsed;
-  // The first SNIPPET_LENGTH code points (a surrogate pair is one, a lone surrogate one too, as
-  // Array.from counts them), found without an array of characters.
+  // Most bodies fill a snippet from their first 2 × SNIPPET_LENGTH characters; collapsing only
+  // those spares a copy of 8 × as many. Bodies full of white space take the wide window.
+  const narrow = source.length > SNIPPET_LENGTH * 2 ? snippetWithin(source, SNIPPET_LENGTH * 2, false) : undefined;
+  return narrow ?? snippetWithin(source, SNIPPET_LENGTH * 8, true)!;
+}
+
+/**
+ * The snippet read from the first `window` characters of `source`: white space collapsed, then the
+ * first SNIPPET_LENGTH code points (a surrogate pair is one, a lone surrogate one too, as
+ * Array.from counts them), found without an array of characters. A window that is not the `last`
+ * answers undefined where the wide one could read differently: when it holds too little, or when
+ * the cut reaches its final character (a run of white space or a surrogate pair it cut in two).
+ */
+function snippetWithin(source: string, window: number, last: boolean): string | undefined {
+  const collapsed = source.slice(0, window).replace(/\s+/g, ' ').trim();
+  if (collapsed.length <= SNIPPET_LENGTH) return last ? collapsed : undefined;
   let end = 0;
   for (let count = 0; count < SNIPPET_LENGTH && end < collapsed.length; count++) end += collapsed.codePointAt(end)! > 0xffff ? 2 : 1;
-  return collapsed.slice(0, end);
+  if (!last && end >= collapsed.length) return undefined;
+  return detached(collapsed.slice(0, end));
+}
+
+/**
+ * A copy of `text` that shares no characters with another string. V8 answers a slice of a long
+ * string with a view into it, which keeps all of that string alive: a snippet cut from the first
+ * 1,120 characters of a body kept 1.1 KB per stored message (280 now, still twice the snippet). JSON's round trip is exact for every
+ * string (a lone surrogate is written as an escape and read back).
+ */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }

@@ -87,14 +87,16 @@ describe('snippetOf', () => {
   });
 
   it('cuts where Array.from would, whatever the mix of pairs, lone surrogates and white space', () => {
-    const unit = fc.constantFrom('a', ' ', '\n', '🦊', '\ud83e', '\udd8a', 'é', '\t\t');
+    // Long runs of white space and lengths past both windows (280 and 1,120 characters).
+    const unit = fc.constantFrom('a', ' ', '\n', '🦊', '\ud83e', '\udd8a', 'é', '\t\t', ' '.repeat(40), 'word ');
     fc.assert(
-      fc.property(fc.array(unit, { minLength: 100, maxLength: 400 }), (units) => {
+      fc.property(fc.array(unit, { minLength: 100, maxLength: 900 }), (units) => {
         const text = units.join('');
         const collapsed = text.slice(0, SNIPPET_LENGTH * 8).replace(/\s+/g, ' ').trim();
         const expected = collapsed.length <= SNIPPET_LENGTH ? collapsed : Array.from(collapsed.slice(0, SNIPPET_LENGTH * 2)).slice(0, SNIPPET_LENGTH).join('');
         expect(snippetOf(text, null)).toBe(expected);
       }),
+      { numRuns: 1000 },
     );
   });
 });
