@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64] [--postfix-rounds N] [--data DIR] [--only postfix]`
+ * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64] [--postfix-rounds N] [--floor-work-us N] [--data DIR] [--only postfix]`
  *
  * 0. Postfix's own load tools against the listener and against the floors, in the same run:
  *    `smtp-source -s S -m 3000 -l 2048` (one connection per message, as MTAs send) to `smtp-sink`
  *    (Postfix's fastest possible receiver), to a bare `node:net` responder (Node's own floor) and
  *    to the built listener, for S = 1, 16 and 64 sessions, rounds interleaved; the ratios to
- *    `smtp-sink` and to the Node floor are printed (./smtp-postfix.ts). Skipped with a printed
+ *    `smtp-sink` and to the Node floor are printed (./smtp-postfix.ts), with, for scale, the Node
+ *    floor spinning `--floor-work-us` (50) µs of CPU per message. Skipped with a printed
  *    reason when Postfix's tools are not installed. With `--data DIR` the listener's world is a
  *    durable one (SQLite) in a fresh folder under DIR, removed afterwards: a 250 then waits for the
  *    commit on disk.
@@ -193,7 +194,7 @@ export async function run(args: string[]): Promise<void> {
   const postfixMessages = Number(option(args, 'postfix-messages', '3000'));
   const postfixSessions = option(args, 'postfix-sessions', '1,16,64').split(',').map(Number);
   const data = option(args, 'data', '');
-  await postfixComparison(postfixMessages, postfixSessions, Number(option(args, 'postfix-rounds', '3')), data === '' ? undefined : data);
+  await postfixComparison(postfixMessages, postfixSessions, Number(option(args, 'postfix-rounds', '3')), data === '' ? undefined : data, Number(option(args, 'floor-work-us', '50')));
   if (option(args, 'only', '') === 'postfix') return;
   await smtpThroughput(total, connections);
   const smallCalls = await pageCalls(small);

@@ -7,6 +7,10 @@
  *   found, nothing parsed or stored, the connection closed as the listener closes it. It is what
  *   Node itself costs per message on this machine, so the listener's distance from `smtp-sink`
  *   splits into Node's share and the listener's own;
+ * - for scale, the same responder spinning a fixed CPU time per message before its 250 (role `busy`,
+ *   `--floor-work-us N`, 50 by default, 0 leaves it out): what any receiver that does N µs of work
+ *   per message reaches here. Its CPU per message grows by more than N: the busier a receiver, the
+ *   more each of its socket calls costs (the client is less often already awake);
  * - the agent-services SMTP listener as users run it: the built package (`dist/`), in its own
  *   process (role `listener`), with an agent `bob` as the recipient.
  *
@@ -24,10 +28,17 @@ const SMTP_SOURCE = '/usr/sbin/smtp-source';
 const SMTP_SINK = '/usr/sbin/smtp-sink';
 const ROLE = 'SMTP_BENCH_ROLE';
 
-type Role = 'floor' | 'listener';
+type Role = 'floor' | 'busy' | 'listener';
 
-/** Runs in a child: the least a Node SMTP receiver does for `smtp-source`. Answers its port. */
-function startFloor(): Promise<number> {
+/**
+ * Runs in a child: the least a Node SMTP receiver does for `smtp-source`, plus a spin of `workUs`
+ * µs of CPU per message. Answers its port.
+ */
+function startFloor(workUs: number): Promise<number> {
+  const work = () => {
+    const until = performance.now() + workUs / 1000;
+    while (workUs > 0 && performance.now() < until);
+  };
   const ehlo = '250-floor.test\r\n250-PIPELINING\r\n250-8BITMIME\r\n250 SIZE 10485760\r\n';
   const server = createServer((socket: Socket) => {
     socket.setNoDelay(true);
@@ -47,6 +58,7 @@ function startFloor(): Promise<number> {
             break;
           }
           inData = false;
+          work();
           out += '250 2.0.0 Ok: queued\r\n';
           text = body.slice(end + 5);
           continue;
@@ -92,7 +104,7 @@ async function startListener(): Promise<number> {
 
 /** Runs inside a child: starts the receiver of `role`, prints its port, answers CPU-time requests. */
 async function startTarget(role: Role): Promise<void> {
-  const port = role === 'floor' ? await startFloor() : await startListener();
+  const port = role === 'listener' ? await startListener() : await startFloor(role === 'busy' ? Number(process.env.SMTP_BENCH_WORK_US) : 0);
   process.on('message', () => process.send!(process.cpuUsage()));
   process.stdout.write(`${port}\n`);
 }
@@ -103,9 +115,9 @@ interface Target {
   port: number;
 }
 
-function spawnTarget(role: Role, data: string | undefined): Promise<Target> {
+function spawnTarget(role: Role, data: string | undefined, workUs: number): Promise<Target> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, [ROLE]: role, ...(data ? { SMTP_BENCH_DATA: data } : {}) },
+    env: { ...process.env, [ROLE]: role, SMTP_BENCH_WORK_US: String(workUs), ...(data ? { SMTP_BENCH_DATA: data } : {}) },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -190,7 +202,7 @@ const format = (value: number) => Math.round(value).toLocaleString('en');
  * state). With `dataParent` the listener's world is a durable one (SQLite) in a fresh folder under
  * it, removed afterwards: a 250 then waits for the commit on disk.
  */
-export async function postfixComparison(messages: number, sessionCounts: number[], rounds: number, dataParent: string | undefined): Promise<void> {
+export async function postfixComparison(messages: number, sessionCounts: number[], rounds: number, dataParent: string | undefined, workUs: number): Promise<void> {
   if (!existsSync(SMTP_SOURCE) || !existsSync(SMTP_SINK)) {
     console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix)`);
     return;
@@ -200,19 +212,19 @@ export async function postfixComparison(messages: number, sessionCounts: number[
   const folder = dataParent === undefined ? undefined : mkdtempSync(join(dataParent, 'email-bench-'));
   const data = folder === undefined ? undefined : join(folder, 'world.db');
   if (data) console.log(`durable world (SQLite): ${data}`);
-  const [floor, listener] = await Promise.all([spawnTarget('floor', undefined), spawnTarget('listener', data)]);
+  const roles: Role[] = ['floor', ...(workUs > 0 ? (['busy'] as const) : []), 'listener'];
+  const targets = Object.fromEntries(await Promise.all(roles.map(async (role) => [role, await spawnTarget(role, data, workUs)] as const))) as Partial<Record<Role, Target>>;
   const sinkPort = await freePort();
   const sink = await startSink(sinkPort);
   try {
     // Warm-up: the JIT and mailparser's first load are not what is measured.
-    for (const target of [floor, listener]) await smtpSource(target.port, 4, 600);
+    for (const role of roles) await smtpSource(targets[role]!.port, 4, 600);
     for (const sessions of sessionCounts) {
       const sinkRates: number[] = [];
-      const runs = { floor: [] as { rate: number; cpu: number }[], listener: [] as { rate: number; cpu: number }[] };
+      const runs: Record<Role, Array<{ rate: number; cpu: number }>> = { floor: [], busy: [], listener: [] };
       for (let round = 0; round < rounds; round++) {
         sinkRates.push(await smtpSource(sinkPort, sessions, messages));
-        runs.floor.push(await measured(floor, sessions, messages));
-        runs.listener.push(await measured(listener, sessions, messages));
+        for (const role of roles) runs[role].push(await measured(targets[role]!, sessions, messages));
       }
       const ofSink = (role: Role) => median(runs[role].map((run, round) => run.rate / sinkRates[round]!));
       const ofFloor = median(runs.listener.map((run, round) => run.rate / runs.floor[round]!.rate));
@@ -221,12 +233,12 @@ export async function postfixComparison(messages: number, sessionCounts: number[
       console.log(`smtp-source -s ${sessions} -m ${messages} -l 2048 (median of ${rounds} interleaved rounds)`);
       console.log(`    ${'smtp-sink (Postfix)'.padEnd(26)} ${format(median(sinkRates)).padStart(6)} msg/s`);
       row('bare node:net responder', 'floor', " (Node's own floor here)");
+      if (workUs > 0) row(`responder + ${workUs} µs CPU/msg`, 'busy', ' (scale)');
       row('agent-services listener', 'listener', ` (goal >= 0.5x); ${ofFloor.toFixed(2)}x of the Node floor`);
     }
   } finally {
     sink.kill();
-    floor.child.kill('SIGKILL');
-    listener.child.kill('SIGKILL');
+    for (const role of roles) targets[role]!.child.kill('SIGKILL');
     if (folder) rmSync(folder, { recursive: true, force: true });
   }
 }
