@@ -1,6 +1,6 @@
 import { injectable } from '../core/shared/di.js';
 import type { Random } from '../core/ports/random.js';
-import { ID_PREFIX, base62FromBytes, base62Secret, type IdKind } from '../core/shared/ids.js';
+import { base62Secret, idFromBytes, type IdKind } from '../core/shared/ids.js';
 import { sha256Hex } from '../core/shared/json.js';
 
 /** Characters of randomness in an id after its prefix (24 base62 characters, ~143 bits). */
@@ -39,7 +39,7 @@ export class SeededRandom implements Random {
   }
 
   id(kind: IdKind): string {
-    return `${ID_PREFIX[kind]}_${base62FromBytes(this.bytes(ID_LENGTH))}`;
+    return idFromBytes(kind, this.bytes(ID_LENGTH));
   }
 
   secret(length: number): string {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { injectable } from '../../core/shared/di.js';
 import type { Random } from '../../core/ports/random.js';
-import { ID_PREFIX, base62FromBytes, base62Secret, type IdKind } from '../../core/shared/ids.js';
+import { base62Secret, idFromBytes, type IdKind } from '../../core/shared/ids.js';
 
 /** Operating-system randomness, for live deployments where keys must not be predictable. */
 @injectable()
@@ -11,7 +11,7 @@ export class CryptoRandom implements Random {
   }
 
   id(kind: IdKind): string {
-    return `${ID_PREFIX[kind]}_${base62FromBytes(this.bytes(24))}`;
+    return idFromBytes(kind, this.bytes(24));
   }
 
   secret(length: number): string {
