@@ -13,5 +13,7 @@ function collect(entries: EmailAddress[], into: string[]): string[] {
 export function flatAddresses(headers: ReadonlyArray<{ value: EmailAddress[] }>): string[] {
   const into: string[] = [];
   for (const header of headers) collect(header.value, into);
-  return into;
+  // A copy of exactly its length: an array grown by push keeps room for 17, and this one is kept
+  // with the stored message (184 instead of 56 bytes for one address).
+  return into.length === 0 ? into : into.slice();
 }

@@ -9,6 +9,8 @@ export interface Row {
 
 /** Rows of one partition in ascending position; removed rows stay as tombstones until compacted. */
 export interface Partition {
+  /** The partition's name, the one string its rows refer to (not a copy per row). */
+  readonly name: string;
   rows: Row[];
   dead: number;
   /** Rows of the partition that are not removed. */
@@ -47,7 +49,7 @@ export class Collection {
   /** The partition `name`, created empty when missing. */
   partition(name: string): Partition {
     let partition = this.partitions.get(name);
-    if (!partition) this.partitions.set(name, (partition = { rows: [], dead: 0, live: 0 }));
+    if (!partition) this.partitions.set(name, (partition = { name, rows: [], dead: 0, live: 0 }));
     return partition;
   }
 

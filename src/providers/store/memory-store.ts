@@ -190,8 +190,8 @@ export class MemoryStore implements Store {
         // Taken over, not copied, and frozen when first read: a record from export() is frozen
         // already, and freezing a parsed request body's records up front would cost more than
         // parsing them did.
-        const row: Row = { id, partition, position, record, live: true };
         const rowsOf = collection.partition(partition);
+        const row: Row = { id, partition: rowsOf.name, position, record, live: true };
         if (!collection.add(row, rowsOf)) throw new Error(`duplicate id ${id} in ${name}`);
         rowsOf.rows.push(row);
         rowsOf.live++;
@@ -251,8 +251,9 @@ export class MemoryStore implements Store {
     const collection = this.collection(name);
     // Frozen when first read (get, page, all, export), not here: most records (events, ledger
     // lines) are written far more often than they are read.
-    const row: Row = { id, partition: partitionName, position: collection.nextPosition, record, live: true };
     const partition = collection.partition(partitionName);
+    // The partition's own name: the caller's string is often built per write (`owner/folder`).
+    const row: Row = { id, partition: partition.name, position: collection.nextPosition, record, live: true };
     if (!collection.add(row, partition)) throw new Error(`duplicate id ${id} in ${name}`);
     collection.nextPosition++;
     partition.rows.push(row);
