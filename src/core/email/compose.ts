@@ -103,7 +103,7 @@ function snippetWithin(source: string, window: number, last: boolean): string | 
 /**
  * A copy of `text` that shares no characters with another string. V8 answers a slice of a long
  * string with a view into it, which keeps all of that string alive: a snippet cut from the first
- * 1,120 characters of a body kept 1.1 KB per stored message (280 now, still twice the snippet). JSON's round trip is exact for every
+ * 1,120 characters of a body kept 1.1 KB per stored message. JSON's round trip is exact for every
  * string (a lone surrogate is written as an escape and read back).
  */
 function detached(text: string): string {

@@ -18,7 +18,7 @@ export function headerEnd(raw: Buffer): number {
  */
 export function undecodedBody(raw: Buffer, end: number): string {
   // split and join build one flat string; replaceAll builds a tree of concatenations that V8
-  // flattens later through copies (a 2 KB body: 2.1 against 4.7 KB allocated, and no slower).
+  // flattens later by copying (a 2 KB body: 2.1 against 4.7 KB held until then; no slower).
   return raw.subarray(end).toString().split('\r\n').join('\n');
 }
 
