@@ -213,7 +213,15 @@ export async function postfixComparison(messages: number, sessionCounts: number[
   const data = folder === undefined ? undefined : join(folder, 'world.db');
   if (data) console.log(`durable world (SQLite): ${data}`);
   const roles: Role[] = ['floor', ...(workUs > 0 ? (['busy'] as const) : []), 'listener'];
-  const targets = Object.fromEntries(await Promise.all(roles.map(async (role) => [role, await spawnTarget(role, data, workUs)] as const))) as Partial<Record<Role, Target>>;
+  const started = await Promise.allSettled(roles.map((role) => spawnTarget(role, data, workUs)));
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed) {
+    // No child is left running when one of them could not start.
+    for (const outcome of started) if (outcome.status === 'fulfilled') outcome.value.child.kill('SIGKILL');
+    if (folder) rmSync(folder, { recursive: true, force: true });
+    throw failed.reason;
+  }
+  const targets = Object.fromEntries(roles.map((role, index) => [role, (started[index] as PromiseFulfilledResult<Target>).value])) as Partial<Record<Role, Target>>;
   const sinkPort = await freePort();
   const sink = await startSink(sinkPort);
   try {
