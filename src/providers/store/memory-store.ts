@@ -193,7 +193,7 @@ export class MemoryStore implements Store {
         const rowsOf = collection.partition(partition);
         const row: Row = { id, partition: rowsOf.name, position, record, live: true };
         if (!collection.add(row, rowsOf)) throw new Error(`duplicate id ${id} in ${name}`);
-        rowsOf.rows.push(row);
+        addRow(rowsOf, row);
         rowsOf.live++;
       }
       collections.set(name, collection);
@@ -256,7 +256,7 @@ export class MemoryStore implements Store {
     const row: Row = { id, partition: partition.name, position: collection.nextPosition, record, live: true };
     if (!collection.add(row, partition)) throw new Error(`duplicate id ${id} in ${name}`);
     collection.nextPosition++;
-    partition.rows.push(row);
+    addRow(partition, row);
     partition.live++;
     undo.push(created ? UNDO_CREATE : UNDO_INSERT, row, collection);
   }
@@ -304,6 +304,15 @@ export class MemoryStore implements Store {
     if (collection.nextPosition === row.position + 1) collection.nextPosition = row.position;
     if (kind === UNDO_CREATE && this.collections.get(collection.name) === collection) this.collections.delete(collection.name);
   }
+}
+
+/**
+ * Appends `row` to `partition`. A partition's first row gets an array of exactly one, where a push
+ * would make room for 17: many partitions keep one row (a mail thread of one message).
+ */
+function addRow(partition: Partition, row: Row): void {
+  if (partition.rows.length === 0) partition.rows = [row];
+  else partition.rows.push(row);
 }
 
 /** Drops a partition's tombstones once they are many and at least half of it (amortised O(1) per removal). */
