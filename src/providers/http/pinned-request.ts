@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { OutboundRequest, OutboundResponse } from '../../core/ports/http-client.js';
+import { timeoutSignal } from './timeout-signal.js';
 
 /**
  * Sends `request` over node:http(s) to `request.address` instead of resolving the URL's host:
@@ -17,9 +18,10 @@ export function pinnedRequest(request: OutboundRequest & { address: string }): P
     if ((options as { all?: boolean }).all) (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: request.address, family }]);
     else callback(null, request.address, family);
   };
-  const signal = request.signal ? AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.signal]) : AbortSignal.timeout(request.timeoutMs);
+  const timeout = timeoutSignal(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([timeout.signal, request.signal]) : timeout.signal;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<OutboundResponse>((resolve, reject) => {
+  const answered = new Promise<OutboundResponse>((resolve, reject) => {
     const outgoing = send(url, { method: request.method, headers: request.headers ?? {}, lookup, signal }, (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -33,4 +35,5 @@ export function pinnedRequest(request: OutboundRequest & { address: string }): P
     outgoing.on('error', reject);
     outgoing.end(request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : Buffer.from(request.body));
   });
+  return answered.finally(() => timeout.clear());
 }

@@ -2,6 +2,8 @@
 // at it, and a call cut off by it answers a DECISIONS.md error instead of hanging.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Dispatcher } from '../../../src/core/api/dispatcher.js';
@@ -42,6 +44,20 @@ describe('the deadline of a call', () => {
     expect(result.body).toEqual({ error: { code: 'internal_error', message: "the request's outside calls did not finish within its deadline of 50 ms" } });
     expect(seen[0]!.signal.aborted).toBe(true);
     expect(typeof seen[0]!.deadline).toBe('number');
+  });
+
+  it('aborts at the deadline while garbage collections run (AbortSignal.timeout inside AbortSignal.any is lost to them)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collecting = setInterval(gc, 5);
+    try {
+      const calls = Array.from({ length: 20 }, () => dispatcherWith(20, []).dispatch({ routeId: 'test.slow' }));
+      // Timers fire in the order they are due: a call still waiting after this one never got its abort.
+      const outcomes = await Promise.all(calls.map((call) => Promise.race([call.then((result) => result.status), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5000))])));
+      expect(outcomes).toEqual(Array.from({ length: 20 }, () => 500));
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it('sets no deadline unless one is configured', () => {
