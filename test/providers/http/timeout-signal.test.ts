@@ -1,18 +1,9 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { timeoutSignal } from '../../../src/providers/http/timeout-signal.js';
+import { orIfLate, whileCollecting } from '../../support/gc.js';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Whether `signal` aborts before a much later timer fires (timers fire in the order they are due). */
-function abortsFirst(signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    const later = setTimeout(() => resolve(false), 5000);
-    signal.addEventListener('abort', () => (clearTimeout(later), resolve(true)), { once: true });
-  });
-}
+/** Whether `signal` aborts before a much later timer fires. */
+const abortsFirst = (signal: AbortSignal) => orIfLate(new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(true), { once: true })), false);
 
 describe('timeoutSignal', () => {
   it('aborts with a TimeoutError', async () => {
@@ -25,13 +16,8 @@ describe('timeoutSignal', () => {
     const caller = new AbortController();
     // Combined as the dispatcher and the HTTP client combine them; only the combined signal is kept.
     const combined = Array.from({ length: 100 }, (_, i) => AbortSignal.any([caller.signal, timeoutSignal(20 + (i % 30)).signal]));
-    const collecting = setInterval(gc, 5);
-    try {
-      const outcomes = await Promise.all(combined.map(abortsFirst));
-      expect(outcomes.filter((aborted) => !aborted)).toHaveLength(0);
-    } finally {
-      clearInterval(collecting);
-    }
+    const outcomes = await whileCollecting(() => Promise.all(combined.map(abortsFirst)));
+    expect(outcomes.filter((aborted) => !aborted)).toHaveLength(0);
     expect(caller.signal.aborted).toBe(false);
   });
 
