@@ -112,7 +112,7 @@ async function smtpThroughput(total: number, connections: number): Promise<void>
 
   // Raw connections from a worker thread: what the server accepts (parse, store, answer 250).
   const rawSeconds = (await rawClient(server.port, total, connections)) / 1000;
-  const stored = runtime.sim.events(0, 10 * total + 100).events.filter((event) => event.type === 'email.received').length;
+  const stored = (await runtime.sim.events(0, 10 * total + 100)).events.filter((event) => event.type === 'email.received').length;
   console.log(`smtp, raw client:  ${total} messages over ${connections} connections in ${rawSeconds.toFixed(2)} s = ${Math.round(total / rawSeconds)} messages/s accepted (${stored - connections} stored)`);
 
   // nodemailer, pooled: a stock client (it also spends CPU composing MIME in this same process).

@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util';
 import { createRuntime, MemoryStore } from '../src/index.js';
 import { createTestWorld, loadFixture, type TestWorld } from '../src/testing/index.js';
 
-function recordsOf(world: TestWorld<string>): number {
-  return Object.values(world.runtime.sim.snapshot().store.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
+async function recordsOf(world: TestWorld<string>): Promise<number> {
+  return Object.values((await world.runtime.sim.snapshot()).store.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
 }
 
 /** Median of a sample, in milliseconds. */
@@ -46,12 +46,12 @@ export async function run(args: string[]): Promise<void> {
   const build = async () => {
     const world = await open();
     if (sends > 0) await grow(world, sends);
-    else while (recordsOf(world) < target) (await grow(world, 1), sends++);
+    else while ((await recordsOf(world)) < target) (await grow(world, 1), sends++);
     return world;
   };
   const first = await loadFixture(build);
-  const records = recordsOf(first);
-  const snapshot = first.runtime.sim.snapshot();
+  const records = await recordsOf(first);
+  const snapshot = await first.runtime.sim.snapshot();
   await first.close();
   console.log(`fixture: ${records} store records (${sends} sends), median of ${samples} runs each`);
 

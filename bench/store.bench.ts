@@ -45,15 +45,15 @@ function filler(i: number) {
 async function fill(store: Store, count: number): Promise<void> {
   for (let done = 0; done < count; ) {
     const batch = Math.min(10_000, count - done);
-    await store.transaction((tx) => {
-      for (let i = done; i < done + batch; i++) tx.insert('bench_filler', `f${i}`, filler(i), AGENTS[i % AGENTS.length]);
+    await store.transaction(async (tx) => {
+      for (let i = done; i < done + batch; i++) await tx.insert('bench_filler', `f${i}`, filler(i), AGENTS[i % AGENTS.length]);
     });
     done += batch;
   }
 }
 
-function recordCount(runtime: Runtime): number {
-  return Object.values(runtime.sim.snapshot().store.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
+async function recordCount(runtime: Runtime): Promise<number> {
+  return Object.values((await runtime.sim.snapshot()).store.collections).reduce((sum, collection) => sum + collection.rows.length, 0);
 }
 
 async function world(store: Store): Promise<{ runtime: Runtime; keys: string[] }> {
@@ -128,7 +128,7 @@ export async function run(args: string[]): Promise<void> {
     for (const records of values.only === 'snapshots' ? [] : [1_000, 100_000]) {
       const memoryStore = new MemoryStore();
       const memory = await world(memoryStore);
-      await fill(memoryStore, records - recordCount(memory.runtime));
+      await fill(memoryStore, records - (await recordCount(memory.runtime)));
       await sendRate(memory.runtime, memory.keys, 500, clients, 'warm');
       const memoryRate = await sendRate(memory.runtime, memory.keys, sends, clients, 'run');
       const memoryCpu = lastCpuPerSend;
@@ -136,7 +136,7 @@ export async function run(args: string[]): Promise<void> {
       const file = path.join(dir, `sends-${records}.db`);
       const store = SqliteStore.open(file);
       const durable = await world(store);
-      await fill(store, records - recordCount(durable.runtime));
+      await fill(store, records - (await recordCount(durable.runtime)));
       await sendRate(durable.runtime, durable.keys, 500, clients, 'warm');
       const sizeBefore = store.sizes().pageBytes;
       const written = bytesWritten();
@@ -157,11 +157,11 @@ export async function run(args: string[]): Promise<void> {
     for (const records of [10_000, 100_000]) {
       const memoryStore = new MemoryStore();
       const memory = await world(memoryStore);
-      await fill(memoryStore, records - recordCount(memory.runtime));
+      await fill(memoryStore, records - (await recordCount(memory.runtime)));
       // One warm-up round per store (as the send rates have): the first round of a process also
       // measures compiling the code, and for SQLite growing a new file (1.5-2x slower).
-      await memory.runtime.sim.restore(memory.runtime.sim.snapshot());
-      const snapshot = memory.runtime.sim.snapshot();
+      await memory.runtime.sim.restore(await memory.runtime.sim.snapshot());
+      const snapshot = await memory.runtime.sim.snapshot();
       const text = JSON.stringify(snapshot);
 
       const file = path.join(dir, `snapshot-${records}.db`);
@@ -169,7 +169,7 @@ export async function run(args: string[]): Promise<void> {
       const durable = await createRuntime({ seed: 1, store });
       const coldStart = performance.now();
       await durable.sim.restore(snapshot);
-      durable.sim.snapshot();
+      await durable.sim.snapshot();
       const cold = ms(coldStart);
 
       // Every figure is the median of `rounds` rounds: one sample on a shared machine is as much
@@ -179,7 +179,7 @@ export async function run(args: string[]): Promise<void> {
       for (let round = 0; round < rounds; round++) {
         let cpu = process.cpuUsage();
         let start = performance.now();
-        const taken = memory.runtime.sim.snapshot();
+        const taken = await memory.runtime.sim.snapshot();
         keep('memorySnapshot', ms(start));
         start = performance.now();
         await memory.runtime.sim.restore(taken);
@@ -197,7 +197,7 @@ export async function run(args: string[]): Promise<void> {
         await durable.sim.restore(snapshot);
         keep('sqliteRestore', ms(start));
         start = performance.now();
-        durable.sim.snapshot();
+        await durable.sim.snapshot();
         keep('sqliteSnapshot', ms(start));
         keep('sqliteCpu', cpuMs(cpu));
       }
@@ -206,7 +206,7 @@ export async function run(args: string[]): Promise<void> {
         // parsed. Restoring it (snapshot, work, restore) is a whole import: its records are new objects.
         await store.transaction((tx) => tx.insert('bench_filler', `after-restore-${round}`, filler(records), AGENTS[0]));
         let start = performance.now();
-        const own = durable.sim.snapshot();
+        const own = await durable.sim.snapshot();
         keep('sqliteColdSnapshot', ms(start));
         await store.transaction((tx) => tx.remove('bench_filler', `after-restore-${round}`));
         start = performance.now();

@@ -1,5 +1,6 @@
 import { ApiError } from '../core/shared/api-error.js';
 import { RuntimeSnapshot } from '../core/control/control.schema.js';
+import type { AgentClient } from '../runtime/clients.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { asset } from './assets/assets.js';
 import { eventStream } from './event-stream.js';
@@ -18,7 +19,7 @@ type Handler = (context: PageContext, params: string[]) => Promise<Response | un
 const ROUTES: Array<[method: 'GET' | 'POST', pattern: RegExp, handler: Handler]> = [
   ['GET', /^\/?$/, async (context) => htmlResponse(await agentsPage(context))],
   ['GET', /^\/assets\/([\w.-]+)$/, (_context, [name]) => assetResponse(name!)],
-  ['GET', /^\/events$/, (context) => htmlResponse(eventsPage(context))],
+  ['GET', /^\/events$/, async (context) => htmlResponse(await eventsPage(context))],
   ['GET', /^\/events\/stream$/, (context) => streamResponse(context)],
   ['GET', /^\/webhooks$/, async (context) => {
     const rendered = await webhooksPage(context);
@@ -90,15 +91,15 @@ async function assetResponse(name: string): Promise<Response | undefined> {
   return new Response(body, { headers: { 'content-type': contentType, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' } });
 }
 
-function streamResponse(context: PageContext): Response {
-  const { filter } = eventFilterOf(context);
+async function streamResponse(context: PageContext): Promise<Response> {
+  const { filter } = await eventFilterOf(context);
   const afterText = context.url.searchParams.get('after');
   const lastEventId = context.request.headers.get('last-event-id');
   const after = lastEventId !== null && /^\d+$/.test(lastEventId)
     ? Number(lastEventId)
     : afterText !== null && /^\d+$/.test(afterText)
       ? Number(afterText)
-      : lastEventSeq(context.runtime);
+      : await lastEventSeq(context.runtime);
   return eventStream(context.runtime, context.request, filter, after, nameOf(context));
 }
 
@@ -154,14 +155,14 @@ async function restore(context: PageContext): Promise<Response> {
 }
 
 /** A file of the agent's, downloaded through its own route; served as an attachment so the browser never renders it here. */
-async function download(context: PageContext, name: string, fetchFile: (client: ReturnType<Runtime['actAs']>) => Promise<{ content_type: string; filename: string; bytes: Uint8Array }>): Promise<Response> {
-  const { client } = subjectNamed(context, name);
+async function download(context: PageContext, name: string, fetchFile: (client: AgentClient) => Promise<{ content_type: string; filename: string; bytes: Uint8Array }>): Promise<Response> {
+  const { client } = await subjectNamed(context, name);
   const file = await fetchFile(client);
   return fileResponse(file.filename, file.bytes);
 }
 
 async function computeFile(context: PageContext, name: string): Promise<Response> {
-  const { client } = subjectNamed(context, name);
+  const { client } = await subjectNamed(context, name);
   const path = context.url.searchParams.get('path') ?? '';
   const file = await client.compute.readFs({ path });
   return fileResponse(path.slice(path.lastIndexOf('/') + 1) || 'file', Buffer.from(file.content, 'base64'));

@@ -16,13 +16,24 @@ const BACKLOG = 1_000;
  * `{seq, type, area, agent_id, html}`, where `html` is the event's row, escaped on the server.
  * The stream ends when the client goes away.
  */
-export function eventStream(runtime: Runtime, request: Request, filter: EventFilter, after: number, names: (agentId: string | null) => string): Response {
+export function eventStream(runtime: Runtime, request: Request, filter: EventFilter, after: number, names: (agentId: string | null) => Promise<string>): Response {
   const encoder = new TextEncoder();
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>({
-    start(controller) {
+    async start(controller) {
       let sent = Math.max(0, after);
       let open = true;
+      // Messages leave in the order their events came, each after its agent's name is read.
+      let output = Promise.resolve();
+      const write = (message: string | (() => Promise<string>)) => {
+        output = output
+          .then(async () => {
+            const text = typeof message === 'string' ? message : await message();
+            if (open) controller.enqueue(encoder.encode(text));
+          })
+          // A failed read ends the stream; the browser reconnects from the last id it got.
+          .catch(() => stop());
+      };
       // Subscribe first and hold new events until the backlog is out, so none falls in between.
       const held: ServiceEvent[] = [];
       let live = false;
@@ -34,13 +45,15 @@ export function eventStream(runtime: Runtime, request: Request, filter: EventFil
           // page's rows belong to another world, so it is told to reload.
           if (live) {
             sent = 0;
-            controller.enqueue(encoder.encode('event: reset\ndata: {}\n\n'));
+            write('event: reset\ndata: {}\n\n');
           } else return;
         }
         sent = event.seq;
         if (!matchesFilter(event, filter)) return;
-        const data = JSON.stringify({ seq: event.seq, type: event.type, area: areaOf(event.type), agent_id: event.agent_id, html: String(eventRow(event, names(event.agent_id))) });
-        controller.enqueue(encoder.encode(`id: ${event.seq}\nevent: world\ndata: ${data}\n\n`));
+        write(async () => {
+          const data = JSON.stringify({ seq: event.seq, type: event.type, area: areaOf(event.type), agent_id: event.agent_id, html: String(eventRow(event, await names(event.agent_id))) });
+          return `id: ${event.seq}\nevent: world\ndata: ${data}\n\n`;
+        });
       };
       const unsubscribe = runtime.sim.subscribe((event) => (live || flushing ? send(event) : held.push(event)));
       const keepalive = setInterval(() => {
@@ -58,13 +71,20 @@ export function eventStream(runtime: Runtime, request: Request, filter: EventFil
         }
       };
       request.signal.addEventListener('abort', stop, { once: true });
-      controller.enqueue(encoder.encode(`retry: 2000\n: connected at seq ${lastEventSeq(runtime)}\n\n`));
-      if (sent < lastEventSeq(runtime) - BACKLOG) sent = lastEventSeq(runtime) - BACKLOG;
-      if (request.signal.aborted) stop();
-      while (open) {
-        const page = runtime.sim.events(sent, 200);
-        for (const event of page.events as ServiceEvent[]) send(event);
-        if (!page.has_more) break;
+      try {
+        const last = await lastEventSeq(runtime);
+        write(`retry: 2000\n: connected at seq ${last}\n\n`);
+        if (sent < last - BACKLOG) sent = last - BACKLOG;
+        if (request.signal.aborted) stop();
+        while (open) {
+          const page = await runtime.sim.events(sent, 200);
+          for (const event of page.events as ServiceEvent[]) send(event);
+          if (!page.has_more) break;
+        }
+      } catch {
+        // The backlog could not be read: the stream ends and the browser tries again.
+        stop();
+        return;
       }
       // Held events the backlog already carried are skipped (not taken for a restore).
       flushing = true;

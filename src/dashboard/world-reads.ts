@@ -19,18 +19,18 @@ const INVOICES = 'invoices';
 const EVENTS = 'events';
 
 /** Every agent of the world, oldest first. */
-export function listAgents(runtime: Runtime): AgentRecord[] {
+export function listAgents(runtime: Runtime): Promise<AgentRecord[]> {
   return runtime.view.all<AgentRecord>(AGENTS);
 }
 
 /** The agent named `name`, or undefined. */
-export function agentNamed(runtime: Runtime, name: string): AgentRecord | undefined {
-  const entry = runtime.view.get<{ agent_id: string }>(AGENT_NAMES, name);
-  return entry ? runtime.view.get<AgentRecord>(AGENTS, entry.agent_id) : undefined;
+export async function agentNamed(runtime: Runtime, name: string): Promise<AgentRecord | undefined> {
+  const entry = await runtime.view.get<{ agent_id: string }>(AGENT_NAMES, name);
+  return entry ? await runtime.view.get<AgentRecord>(AGENTS, entry.agent_id) : undefined;
 }
 
 /** The agent with id `agentId`, or undefined. */
-export function agentById(runtime: Runtime, agentId: string): AgentRecord | undefined {
+export function agentById(runtime: Runtime, agentId: string): Promise<AgentRecord | undefined> {
   return runtime.view.get<AgentRecord>(AGENTS, agentId);
 }
 
@@ -43,27 +43,27 @@ export interface ListedMemory {
 }
 
 /** The agent's newest memories. */
-export function recentMemories(runtime: Runtime, agentId: string, limit: number): { memories: ListedMemory[]; total: number } {
-  const page = runtime.view.page<MemoryRecord>(MEMORIES, { partition: agentId, limit });
+export async function recentMemories(runtime: Runtime, agentId: string, limit: number): Promise<{ memories: ListedMemory[]; total: number }> {
+  const [page, total] = await Promise.all([runtime.view.page<MemoryRecord>(MEMORIES, { partition: agentId, limit }), runtime.view.count(MEMORIES, agentId)]);
   return {
     memories: page.items.map(({ record }) => ({ id: record.memory_id, content: record.content, metadata: record.metadata, created_at: record.created_at })),
-    total: runtime.view.count(MEMORIES, agentId),
+    total,
   };
 }
 
 /** Ids of the agent's newest invoices (each is then read through `GET /v1/wallet/invoices/{id}`). */
-export function recentInvoiceIds(runtime: Runtime, agentId: string, limit: number): string[] {
-  return runtime.view.page<{ invoice_id: string }>(INVOICES, { partition: agentId, limit }).items.map(({ record }) => record.invoice_id);
+export async function recentInvoiceIds(runtime: Runtime, agentId: string, limit: number): Promise<string[]> {
+  return (await runtime.view.page<{ invoice_id: string }>(INVOICES, { partition: agentId, limit })).items.map(({ record }) => record.invoice_id);
 }
 
 /** One of the agent's messages in the API's shape, without marking it read; undefined when it has none by that id. */
-export function peekMessage(runtime: Runtime, agentId: string, messageId: string): EmailMessage | undefined {
-  const stored = runtime.view.get<StoredMessage>(MESSAGES, ownedKey(agentId, messageId));
+export async function peekMessage(runtime: Runtime, agentId: string, messageId: string): Promise<EmailMessage | undefined> {
+  const stored = await runtime.view.get<StoredMessage>(MESSAGES, ownedKey(agentId, messageId));
   return stored ? messageView(stored, runtime.config.filesUrl) : undefined;
 }
 
 /** The sequence number of the newest event (0 when there is none). */
-export function lastEventSeq(runtime: Runtime): number {
+export function lastEventSeq(runtime: Runtime): Promise<number> {
   return runtime.view.lastPosition(EVENTS);
 }
 
@@ -72,14 +72,14 @@ export function lastEventSeq(runtime: Runtime): number {
  * pages, stopping after `limit` matches or `maxScan` events looked at (a filter that matches little
  * on a long log shows what the newest part holds rather than reading all of it).
  */
-export function recentEvents(runtime: Runtime, match: (event: ServiceEvent) => boolean, limit: number, maxScan = 20_000): ServiceEvent[] {
+export async function recentEvents(runtime: Runtime, match: (event: ServiceEvent) => boolean, limit: number, maxScan = 20_000): Promise<ServiceEvent[]> {
   const found: ServiceEvent[] = [];
   const chunk = 500;
-  let end = lastEventSeq(runtime);
+  let end = await lastEventSeq(runtime);
   let scanned = 0;
   while (end > 0 && found.length < limit && scanned < maxScan) {
     const start = Math.max(0, end - chunk);
-    const page = runtime.sim.events(start, end - start).events as ServiceEvent[];
+    const page = (await runtime.sim.events(start, end - start)).events as ServiceEvent[];
     for (let index = page.length - 1; index >= 0 && found.length < limit; index--) {
       if (match(page[index]!)) found.push(page[index]!);
     }

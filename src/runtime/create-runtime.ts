@@ -110,8 +110,8 @@ export class Runtime {
    * such as the dashboard: it reads what the agent's own key would. Nothing on the wire reaches it.
    * @throws ApiError 404 not_found for an agent id this world does not have
    */
-  actAs(agentId: string): AgentClient {
-    if (this.parts.store.view.get(AGENTS_COLLECTION, agentId) === undefined) throw new ApiError('not_found', 'no such agent');
+  async actAs(agentId: string): Promise<AgentClient> {
+    if ((await this.parts.store.view.get(AGENTS_COLLECTION, agentId)) === undefined) throw new ApiError('not_found', 'no such agent');
     return createAgentClient(inProcessTransport(this.dispatcher, null, agentId));
   }
 
@@ -266,7 +266,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
   });
 
-  sim.resume();
+  await sim.resume();
   if (persistence) {
     const saved = await persistence.load();
     if (saved !== undefined) {
@@ -274,7 +274,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (!parsed.success) throw new Error(`the saved state is not an agent-services snapshot (${parsed.error.issues[0]?.path.join('.') || 'root'}: ${parsed.error.issues[0]?.message})`);
       await sim.restore(parsed.data);
     }
-    const commit = new GroupCommit(() => persistence.save(sim.snapshot()));
+    const commit = new GroupCommit(async () => persistence.save(await sim.snapshot()));
     saver = commit;
     store.onCommit(() => commit.request());
   }

@@ -61,7 +61,7 @@ export async function openData(file: string, serviceDomain: string): Promise<Ope
       () => state,
       () => {},
     );
-    store.import(snapshot.store as StoreSnapshot);
+    await store.import(snapshot.store as StoreSnapshot);
   } catch (error) {
     await store.close();
     for (const leftover of [database, `${database}-wal`, `${database}-shm`]) rmSync(leftover, { force: true });

@@ -65,8 +65,8 @@ export class SimControl {
   }
 
   /** Events after `after`, oldest first. */
-  events(after: number, limit: number): EventPage {
-    const events = this.deps.events.after(after, limit + 1);
+  async events(after: number, limit: number): Promise<EventPage> {
+    const events = await this.deps.events.after(after, limit + 1);
     return { events: events.slice(0, limit), has_more: events.length > limit };
   }
 
@@ -76,14 +76,15 @@ export class SimControl {
   }
 
   /** The whole state as plain JSON. */
-  snapshot(): RuntimeSnapshot {
+  async snapshot(): Promise<RuntimeSnapshot> {
+    // Clock and random state are read in the same turn as the store's export begins (in this order).
     return {
       format: 'agent-services/snapshot',
       version: 1,
       service_domain: this.deps.serviceDomain,
       clock: { now: toIso(this.deps.clock.now()) },
       random: this.deps.random.state(),
-      store: this.deps.store.export() as RuntimeSnapshot['store'],
+      store: (await this.deps.store.export()) as RuntimeSnapshot['store'],
     };
   }
 
@@ -100,7 +101,7 @@ export class SimControl {
     // Alone: after every request and job under way has ended and its writes are durable, and
     // before any new one starts, so no request straddles the two worlds. A pending commit that
     // fails is that commit's failure (500), not a fault of the snapshot.
-    await this.deps.store.exclusive(() => {
+    await this.deps.store.exclusive(async () => {
       // Random state and clock first: they are checked before they are applied and cheap to put
       // back, while a store import either replaces everything or (throwing) nothing. A durable
       // store saves them in the import's own commit, so they are set before it.
@@ -114,14 +115,14 @@ export class SimControl {
       }
       clock?.set(now);
       try {
-        this.deps.store.import(snapshot.store as StoreSnapshot);
+        await this.deps.store.import(snapshot.store as StoreSnapshot);
       } catch {
         this.deps.random.restore(previousRandom);
         if (previousNow !== undefined) clock?.set(previousNow);
         throw new ApiError('invalid_request', 'the snapshot could not be restored', 'store');
       }
       this.deps.restored?.();
-      this.deps.scheduler.rearmAll();
+      await this.deps.scheduler.rearmAll();
     });
     await this.deps.changed();
   }
@@ -131,10 +132,10 @@ export class SimControl {
    * saves the clock and random state in the store's own commits. Does nothing for other stores.
    * @throws Error when the store holds a world of another service domain or of the other mode
    */
-  resume(): void {
+  async resume(): Promise<void> {
     const host = this.deps.store.runtimeState;
     if (!host) return;
-    const saved = host.load();
+    const saved = await host.load();
     const clock = this.deps.controllableClock;
     if (saved) {
       if (saved.service_domain !== this.deps.serviceDomain) {
@@ -147,7 +148,7 @@ export class SimControl {
       }
       clock?.set(saved.clock_ms);
       this.deps.restored?.();
-      this.deps.scheduler.rearmAll();
+      await this.deps.scheduler.rearmAll();
     }
     host.track(
       () => ({ service_domain: this.deps.serviceDomain, clock_ms: this.deps.clock.now(), random: this.deps.random.state() }),

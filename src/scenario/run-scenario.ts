@@ -199,7 +199,7 @@ class Run {
     const invariantAgents = this.clientsFor('invariant');
     const setup = this.definition.world?.setup;
     if (setup) {
-      await setup(this.worldContext(worldSim, worldAgents, this.worldRandom, this.takeEvents('world')));
+      await setup(this.worldContext(worldSim, worldAgents, this.worldRandom, await this.takeEvents('world')));
       this.refreshNow();
     }
     let broken: BrokenInvariant | null = null;
@@ -213,14 +213,14 @@ class Run {
       this.refreshNow();
       this.trace.write({ k: 'step', step: this.step, at: this.now() });
       // What fell due while the clock moved (deliveries, confirmations) comes before the step's calls.
-      this.drainEvents();
+      await this.drainEvents();
       const hook = this.definition.world?.step;
       if (hook) {
-        await hook(this.worldContext(worldSim, worldAgents, this.worldRandom, this.takeEvents('world')));
+        await hook(this.worldContext(worldSim, worldAgents, this.worldRandom, await this.takeEvents('world')));
         this.refreshNow();
       }
       for (const index of this.orderRandom.shuffle(ids)) await this.runPolicy(this.agents[index]!);
-      broken = await this.checkInvariants(invariantSim, invariantAgents, this.takeEvents('invariants'));
+      broken = await this.checkInvariants(invariantSim, invariantAgents, await this.takeEvents('invariants'));
       if (this.step % sampleEvery === 0 || this.step === plan.steps || broken) await this.sampleMoney();
       this.onStep?.({ step: this.step, steps: plan.steps, now: this.now(), agentSteps: this.agentSteps, calls: this.metrics.calls, events: this.lastSeq });
       if (broken) break;
@@ -285,14 +285,28 @@ class Run {
     return this.nowIso;
   }
 
-  private record = (call: CallRecord): void => {
-    this.metrics.call(call, this.nowMs());
-    const { resultJson, ...rest } = call;
-    if (resultJson === undefined) this.trace.write({ k: 'call', ...rest });
-    else this.trace.writeLine(`${JSON.stringify({ k: 'call', ...rest }).slice(0, -1)},"result":${resultJson}}`);
-    // The events the call appended follow it in the trace.
-    this.drainEvents();
-  };
+  private record = (call: CallRecord): Promise<void> =>
+    this.inTraceOrder(async () => {
+      this.metrics.call(call, this.nowMs());
+      const { resultJson, ...rest } = call;
+      if (resultJson === undefined) this.trace.write({ k: 'call', ...rest });
+      else this.trace.writeLine(`${JSON.stringify({ k: 'call', ...rest }).slice(0, -1)},"result":${resultJson}}`);
+      // The events the call appended follow it in the trace.
+      await this.drainNow();
+    });
+
+  /** The tail of the trace writes that read the event log (calls with their events, drains). */
+  private tracing: Promise<void> = Promise.resolve();
+
+  /**
+   * Runs `work` after every trace write that reads the event log started before it: reading the
+   * log awaits the store, and two such writes running at once would trace the same events twice.
+   */
+  private inTraceOrder(work: () => Promise<void>): Promise<void> {
+    const turn = this.tracing.then(work);
+    this.tracing = turn.catch(() => {});
+    return turn;
+  }
 
   private simClient(caller: string): SimClient {
     return createSimClient(tracedTransport(this.runtime, null, caller, this.record));
@@ -398,17 +412,22 @@ class Run {
   private readonly unseen: Record<'world' | 'invariants', ScenarioEvent[]> = { world: [], invariants: [] };
 
   /** The events appended since `who` was last handed events (the trace gets them as they are read). */
-  private takeEvents(who: 'world' | 'invariants'): ScenarioEvent[] {
-    this.drainEvents();
+  private async takeEvents(who: 'world' | 'invariants'): Promise<ScenarioEvent[]> {
+    await this.drainEvents();
     const taken = this.unseen[who];
     this.unseen[who] = [];
     return taken;
   }
 
   /** Writes the events appended since the last call into the trace and keeps them for the hooks. */
-  private drainEvents(): void {
+  private drainEvents(): Promise<void> {
+    return this.inTraceOrder(() => this.drainNow());
+  }
+
+  /** {@link drainEvents} in the caller's turn. */
+  private async drainNow(): Promise<void> {
     for (;;) {
-      const page = this.runtime.sim.events(this.lastSeq, EVENT_PAGE);
+      const page = await this.runtime.sim.events(this.lastSeq, EVENT_PAGE);
       for (const event of page.events as ScenarioEvent[]) {
         this.lastSeq = event.seq;
         this.metrics.event(event);

@@ -32,9 +32,9 @@ function isDownload(value: unknown): value is Download {
 
 /**
  * A transport that calls the runtime in-process, as `runtime.agent(key)` does, and hands every
- * call with its outcome to `record` before answering it.
+ * call with its outcome to `record`, and waits for it, before answering it.
  */
-export function tracedTransport(runtime: Runtime, bearer: string | null, caller: string, record: (call: CallRecord) => void): Transport {
+export function tracedTransport(runtime: Runtime, bearer: string | null, caller: string, record: (call: CallRecord) => Promise<void>): Transport {
   return async (route, input, options) => {
     const upload = route.upload ? uploadedFileOf(input.body) : undefined;
     const query = wire(input.query);
@@ -56,16 +56,16 @@ export function tracedTransport(runtime: Runtime, bearer: string | null, caller:
       if (answer.status < 400 && answer.status !== 204 && !isBinaryBody(answer.body)) {
         // One serialisation serves both the caller's copy (the wire's JSON round trip) and the trace.
         const json = JSON.stringify(answer.body);
-        record({ caller, route: route.id, input: traced, status: route.status, resultJson: json });
+        await record({ caller, route: route.id, input: traced, status: route.status, resultJson: json });
         return JSON.parse(json) as unknown;
       }
       const result = await unwrap(answer);
       const kept = isDownload(result) ? { content_type: result.content_type, filename: result.filename, size: result.size } : result;
-      record({ caller, route: route.id, input: traced, status: route.status, ...(kept === undefined ? {} : { result: kept }) });
+      await record({ caller, route: route.id, input: traced, status: route.status, ...(kept === undefined ? {} : { result: kept }) });
       return result;
     } catch (error) {
       if (error instanceof ApiError) {
-        record({ caller, route: route.id, input: traced, status: error.status, error: { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) } });
+        await record({ caller, route: route.id, input: traced, status: error.status, error: { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) } });
       }
       throw error;
     }

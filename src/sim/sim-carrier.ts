@@ -18,7 +18,7 @@ export class SimCarrier implements Telephony {
     @inject(PhoneConfig) private readonly config: PhoneConfig,
   ) {}
 
-  planSms(_tx: unknown, sms: CarrierSms): SmsPlan {
+  async planSms(_tx: unknown, sms: CarrierSms): Promise<SmsPlan> {
     const sentAt = this.clock.now() + this.config.smsSentAfterMs;
     const settlesAt = sentAt + this.config.smsDeliveredAfterMs;
     if (sms.to === TEST_NUMBERS.unreachable) return { sent_at_ms: sentAt, settles_at_ms: settlesAt, fate: { status: 'failed', error_code: '30003' } };
@@ -26,7 +26,7 @@ export class SimCarrier implements Telephony {
     return { sent_at_ms: sentAt, settles_at_ms: settlesAt, fate: { status: 'delivered' } };
   }
 
-  planCall(_tx: unknown, call: CarrierCall): CallPlan {
+  async planCall(_tx: unknown, call: CarrierCall): Promise<CallPlan> {
     const ringingAt = this.clock.now() + this.config.callRingingAfterMs;
     const answersAt = ringingAt + this.config.callAnsweredAfterMs;
     const refusal = call.to === TEST_NUMBERS.unreachable ? 'busy' : call.to === TEST_NUMBERS.blocked ? 'no_answer' : null;

@@ -48,12 +48,12 @@ export class SimPaymentRails implements PaymentRails, RailFaults {
     @inject(FaultService) private readonly faultControl: FaultService,
   ) {}
 
-  submit(tx: StoreTransaction, transfer: OutboundTransfer): RailSubmission {
+  async submit(tx: StoreTransaction, transfer: OutboundTransfer): Promise<RailSubmission> {
     const nowMs = this.clock.now();
     const chain = transfer.rail === 'iban' || transfer.rail === 'aba' ? undefined : transfer.rail;
     const target = chain ? 'chain.submit' : 'bank.submit';
-    const struck = this.faults.armed(tx, target)
-      ? this.faults.strike(tx, target, {
+    const struck = (await this.faults.armed(tx, target))
+      ? await this.faults.strike(tx, target, {
           agent_id: transfer.from_agent_id,
           fields: { transaction_id: transfer.transaction_id, rail: transfer.rail, asset: transfer.asset, amount: transfer.amount, to: transfer.to },
         })
@@ -68,12 +68,12 @@ export class SimPaymentRails implements PaymentRails, RailFaults {
       outcome: struck?.effect === 'fail' ? 'failed' : struck?.effect === 'drop' ? 'dropped' : 'confirmed',
       reason: struck?.effect === 'fail' ? (struck.error_code ?? 'simulated failure') : null,
     };
-    tx.insert(TRANSFERS, record.reference, record);
+    await tx.insert(TRANSFERS, record.reference, record);
     return { reference: record.reference, block: record.block, check_at_ms: record.settles_at_ms };
   }
 
-  check(reference: string): RailSettlement {
-    const transfer = this.store.view.get<SimTransfer>(TRANSFERS, reference);
+  async check(reference: string): Promise<RailSettlement> {
+    const transfer = await this.store.view.get<SimTransfer>(TRANSFERS, reference);
     if (!transfer) return { status: 'failed', reason: 'unknown transfer' };
     if (this.clock.now() < transfer.settles_at_ms) return { status: 'pending', check_at_ms: transfer.settles_at_ms };
     if (transfer.outcome === 'dropped') return { status: 'pending', check_at_ms: this.clock.now() + DROPPED_RECHECK_MS };

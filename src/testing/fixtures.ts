@@ -29,7 +29,7 @@ export async function loadFixture<W extends TestWorld<string>>(build: () => W | 
     const origin = originOf(built);
     const accounts: Fixture['accounts'] = {};
     for (const name of Object.keys(built.keys)) accounts[name] = { ...built.created[name]!, api_key: built.keys[name]! };
-    return { snapshot: built.runtime.sim.snapshot(), origin, accounts };
+    return { snapshot: await built.runtime.sim.snapshot(), origin, accounts };
   })();
   fixtures.set(build, fixture);
   try {

@@ -92,7 +92,7 @@ export function worldOf<Names extends string>(runtime: Runtime, accounts: Record
     },
     waitFor(type, predicate, options) {
       return waitForEvent(
-        { events: (after, limit) => runtime.sim.events(after, limit) as { events: EventRecord[]; has_more: boolean }, advance: (seconds) => runtime.sim.advance({ seconds }) },
+        { events: async (after, limit) => (await runtime.sim.events(after, limit)) as { events: EventRecord[]; has_more: boolean }, advance: (seconds) => runtime.sim.advance({ seconds }) },
         type,
         predicate,
         options,

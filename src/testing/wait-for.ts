@@ -11,7 +11,7 @@ export interface WaitForOptions {
 /** What `waitFor` needs from a world. */
 export interface EventSource {
   /** Events with `seq` greater than `after`, oldest first, at most `limit`. */
-  events(after: number, limit: number): { events: EventRecord[]; has_more: boolean };
+  events(after: number, limit: number): Promise<{ events: EventRecord[]; has_more: boolean }>;
   /** Moves the simulated clock forward, running what falls due. */
   advance(seconds: number): Promise<unknown>;
 }
@@ -20,10 +20,10 @@ const PAGE = 1000;
 const SHOWN = 20;
 
 /** The sequence number of the newest event (0 when there is none). */
-export function lastSeq(source: EventSource, from = 0): number {
+export async function lastSeq(source: EventSource, from = 0): Promise<number> {
   let after = from;
   for (;;) {
-    const page = source.events(after, PAGE);
+    const page = await source.events(after, PAGE);
     after = page.events.at(-1)?.seq ?? after;
     if (!page.has_more) return after;
   }
@@ -36,8 +36,8 @@ export function describeEvent(event: EventRecord): string {
 }
 
 /** The last events of the log, readable, for an error message. */
-function lastEvents(source: EventSource, newest: number): string {
-  const events = source.events(Math.max(0, newest - SHOWN), SHOWN).events;
+async function lastEvents(source: EventSource, newest: number): Promise<string> {
+  const { events } = await source.events(Math.max(0, newest - SHOWN), SHOWN);
   if (events.length === 0) return '  (the event log is empty)';
   return events.map((event) => `  ${describeEvent(event)}`).join('\n');
 }
@@ -58,10 +58,10 @@ export async function waitForEvent(
   const step = options.stepSeconds ?? 1;
   if (!(maxSeconds >= 0 && Number.isFinite(maxSeconds))) throw new RangeError(`maxSeconds must be a finite number >= 0, got ${maxSeconds}`);
   if (!(step > 0 && Number.isFinite(step))) throw new RangeError(`stepSeconds must be a finite number > 0, got ${step}`);
-  let seen = lastSeq(source);
-  const match = (): EventRecord | undefined => {
+  let seen = await lastSeq(source);
+  const match = async (): Promise<EventRecord | undefined> => {
     for (;;) {
-      const page = source.events(seen, PAGE);
+      const page = await source.events(seen, PAGE);
       for (const event of page.events) {
         seen = event.seq;
         if (event.type === type && (!predicate || predicate(event))) return event;
@@ -71,7 +71,7 @@ export async function waitForEvent(
   };
   let waited = 0;
   for (;;) {
-    const found = match();
+    const found = await match();
     if (found) return found;
     if (waited >= maxSeconds) break;
     const move = Math.min(step, maxSeconds - waited);
@@ -79,6 +79,6 @@ export async function waitForEvent(
     waited += move;
   }
   throw new Error(
-    `waitFor("${type}"): no matching event within ${maxSeconds} s of service time; the last events were:\n${lastEvents(source, seen)}`,
+    `waitFor("${type}"): no matching event within ${maxSeconds} s of service time; the last events were:\n${await lastEvents(source, seen)}`,
   );
 }

@@ -233,14 +233,14 @@ describe('email determinism and snapshots', () => {
 
   it('gives the same state and event log for the same seed and calls', async () => {
     const [one, two] = await Promise.all([scenario(7), scenario(7)]);
-    expect(sha256Hex(canonicalJson(one.sim.snapshot()))).toBe(sha256Hex(canonicalJson(two.sim.snapshot())));
+    expect(sha256Hex(canonicalJson(await one.sim.snapshot()))).toBe(sha256Hex(canonicalJson(await two.sim.snapshot())));
   });
 
   it('keeps mailboxes, threads and the outbox across snapshot and restore', async () => {
     const source = await scenario(3);
     const target = await createRuntime({ seed: 99 });
-    await target.sim.restore(source.sim.snapshot());
-    expect(canonicalJson(target.sim.snapshot())).toBe(canonicalJson(source.sim.snapshot()));
+    await target.sim.restore(await source.sim.snapshot());
+    expect(canonicalJson(await target.sim.snapshot())).toBe(canonicalJson(await source.sim.snapshot()));
     expect((await target.simClient().emailOutbox()).messages).toHaveLength(1);
   });
 });

@@ -44,7 +44,7 @@ describe('agent-services serve --embedder', () => {
       const runtime = await createRuntime(parseServeArgs(['--embedder', name]).runtime);
       const agent = runtime.agent((await runtime.createAgent({ name })).api_key);
       await agent.memory.create({ content: 'my cat sleeps all day' });
-      const rows = runtime.sim.snapshot().store.collections.memories!.rows.map((row) => (row[3] as { embedding_model: string }).embedding_model);
+      const rows = (await runtime.sim.snapshot()).store.collections.memories!.rows.map((row) => (row[3] as { embedding_model: string }).embedding_model);
       expect(rows).toEqual([model]);
       await runtime.close();
     }

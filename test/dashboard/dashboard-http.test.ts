@@ -162,7 +162,7 @@ describe('dashboard pages', () => {
     expect(download.headers.get('content-disposition')).toMatch(/^attachment;/);
     expect(await download.text()).toBe('attached bytes');
     // Watching is not reading: the dashboard leaves the message unread.
-    const summaries = await runtime.actAs((await runtime.anonymous().identity.getPublicProfile('bob')).agent_id).email.list({ folder: 'inbox' });
+    const summaries = await (await runtime.actAs((await runtime.anonymous().identity.getPublicProfile('bob')).agent_id)).email.list({ folder: 'inbox' });
     expect(summaries.messages[0]!.read).toBe(false);
 
     const phone = await (await get(runtime, '/_dashboard/agents/alice/phone?part=sms')).text();
@@ -260,7 +260,7 @@ describe('dashboard pages', () => {
 
   it('tells a stream\'s page to reload once the world was replaced by a restore', async () => {
     const runtime = await world();
-    const snapshot = runtime.sim.snapshot();
+    const snapshot = await runtime.sim.snapshot();
     const alice = await runtime.createAgent({ name: 'alice' });
     await runtime.agent(alice.api_key).phone.sendSms({ to: '+15005550006', body: 'before the restore' });
     const controller = new AbortController();

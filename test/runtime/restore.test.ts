@@ -5,10 +5,10 @@ describe('sim.restore', () => {
   it('refuses a snapshot with an unusable random state with 400 on random, changing nothing', async () => {
     const runtime = await createRuntime({ seed: 3 });
     await runtime.createAgent({ name: 'kept' });
-    const before = canonicalJson(runtime.sim.snapshot());
+    const before = canonicalJson(await runtime.sim.snapshot());
     const other = await createRuntime({ seed: 3 });
-    const broken = { ...other.sim.snapshot(), random: 'not-a-state' };
+    const broken = { ...(await other.sim.snapshot()), random: 'not-a-state' };
     await expect(runtime.sim.restore(broken)).rejects.toMatchObject({ status: 400, code: 'invalid_request', param: 'random' });
-    expect(canonicalJson(runtime.sim.snapshot())).toBe(before);
+    expect(canonicalJson(await runtime.sim.snapshot())).toBe(before);
   });
 });

@@ -110,7 +110,7 @@ class Driver {
   }
 }
 
-const stateHash = (runtime: Runtime) => sha256Hex(canonicalJson(runtime.sim.snapshot()));
+const stateHash = async (runtime: Runtime) => sha256Hex(canonicalJson(await runtime.sim.snapshot()));
 
 describe('determinism', () => {
   it('gives the same state, byte for byte, for the same seed and the same calls', async () => {
@@ -121,8 +121,8 @@ describe('determinism', () => {
         await first.run(ops);
         await second.run(ops);
         expect(second.outcomes).toEqual(first.outcomes);
-        expect(stateHash(second.runtime)).toBe(stateHash(first.runtime));
-        expect(second.runtime.sim.events(0, 1000)).toEqual(first.runtime.sim.events(0, 1000));
+        expect(await stateHash(second.runtime)).toBe(await stateHash(first.runtime));
+        expect(await second.runtime.sim.events(0, 1000)).toEqual(await first.runtime.sim.events(0, 1000));
       }),
       { numRuns: 25 },
     );
@@ -133,17 +133,17 @@ describe('determinism', () => {
       fc.asyncProperty(fc.nat(), fc.array(op, { maxLength: 8 }), fc.array(op, { maxLength: 8 }), async (seed, prefix, suffix) => {
         const original = new Driver(await createRuntime({ seed }));
         await original.run(prefix);
-        const snapshot = JSON.parse(JSON.stringify(original.runtime.sim.snapshot()));
+        const snapshot = JSON.parse(JSON.stringify(await original.runtime.sim.snapshot()));
 
         const restored = new Driver(await createRuntime({ seed }));
         await restored.runtime.sim.restore(snapshot);
-        expect(stateHash(restored.runtime)).toBe(stateHash(original.runtime));
+        expect(await stateHash(restored.runtime)).toBe(await stateHash(original.runtime));
         restored.keys.push(...original.keys);
 
         await original.run(suffix);
         await restored.run(suffix);
         expect(restored.outcomes).toEqual(original.outcomes.slice(prefix.length));
-        expect(stateHash(restored.runtime)).toBe(stateHash(original.runtime));
+        expect(await stateHash(restored.runtime)).toBe(await stateHash(original.runtime));
       }),
       { numRuns: 25 },
     );
@@ -152,6 +152,6 @@ describe('determinism', () => {
   it('gives different worlds for different seeds', async () => {
     const worlds = await Promise.all([1, 2].map((seed) => createRuntime({ seed })));
     for (const runtime of worlds) await runtime.simClient().createAgent({ name: 'alice' });
-    expect(stateHash(worlds[0]!)).not.toBe(stateHash(worlds[1]!));
+    expect(await stateHash(worlds[0]!)).not.toBe(await stateHash(worlds[1]!));
   });
 });

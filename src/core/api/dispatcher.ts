@@ -38,7 +38,7 @@ export interface DispatchResult {
 /** How the dispatcher learns who is calling. */
 export interface CallerPolicy {
   /** The agent id behind an API key, or undefined. */
-  agentFor(apiKey: string): string | undefined;
+  agentFor(apiKey: string): Promise<string | undefined>;
   /** Whether the control plane answers this bearer (null when none was sent). */
   adminAllowed(bearer: string | null): 'allowed' | 'unauthorized' | 'hidden';
 }
@@ -90,7 +90,10 @@ export class Dispatcher {
     if (!route) return errorResult(new ApiError('not_found', 'no such route'));
     const { definition } = route;
     try {
-      const context = this.contextOf(definition, request);
+      // Only agent routes look the key up in the store: the others authenticate without an await.
+      const agentId =
+        definition.auth === 'agent' ? (request.actingAgentId ?? (await this.agentOf(request.bearer ?? null))) : this.authorize(definition, request.bearer ?? null);
+      const context = this.contextOf(definition, request, agentId);
       checkUnicode(request, definition);
       const params = definition.params ? parseInput(definition.params, request.params ?? {}) : undefined;
       const query = definition.query ? parseInput(definition.query, request.query ?? {}) : noQuery(request.query);
@@ -105,7 +108,7 @@ export class Dispatcher {
       const input = { params, query, body };
       if (key === null) return await this.execute(route, context, input);
       const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
-      const decision = this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
+      const decision = await this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
       if (decision.kind === 'replay') return replayed(decision.outcome);
       // The key's record is written in the same durable unit as the handler's effect.
       return await this.idempotency.within(() => this.execute(route, context, input), () => decision);
@@ -157,7 +160,7 @@ export class Dispatcher {
         const fingerprint = sha256Hex(
           canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, upload: { filename: file.filename, content_type: file.contentType, sha256 } }),
         );
-        const decision = this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
+        const decision = await this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
         if (decision.kind === 'replay') throw new UploadReplay(decision.outcome);
         claimed = decision;
       },
@@ -166,9 +169,8 @@ export class Dispatcher {
     return key === null ? execute() : this.idempotency.within(execute, () => claimed);
   }
 
-  /** The call context: who is calling (authenticated here), the signal, headers and raw body. */
-  private contextOf(definition: RouteDefinition, request: DispatchRequest): CallContext {
-    const agentId = request.actingAgentId !== undefined && definition.auth === 'agent' ? request.actingAgentId : this.authenticate(definition, request.bearer ?? null);
+  /** The call context: who is calling (`agentId`, already authenticated), the signal, headers and raw body. */
+  private contextOf(definition: RouteDefinition, request: DispatchRequest, agentId: string | null): CallContext {
     const base = request.signal ? this.callSignal(request.signal) : this.lifetime;
     const headers = request.headers ?? NO_HEADERS;
     const deadlines = this.deadlines;
@@ -204,16 +206,23 @@ export class Dispatcher {
 
   private readonly combinedSignals = new WeakMap<AbortSignal, AbortSignal>();
 
-  private authenticate(definition: RouteDefinition, bearer: string | null): string | null {
-    if (definition.auth === 'public') return null;
+  /**
+   * Lets a public or admin call through (they act as no agent).
+   * @throws ApiError 401 unauthorized, 404 not_found (a hidden control plane)
+   */
+  private authorize(definition: RouteDefinition, bearer: string | null): null {
     if (definition.auth === 'admin') {
       const verdict = this.callers.adminAllowed(bearer);
       if (verdict === 'hidden') throw new ApiError('not_found', 'no such route');
       if (verdict === 'unauthorized') throw new ApiError('unauthorized', 'a valid admin token is required');
-      return null;
     }
+    return null;
+  }
+
+  /** The agent behind the API key of an agent route. @throws ApiError 401 unauthorized */
+  private async agentOf(bearer: string | null): Promise<string> {
     if (!bearer) throw new ApiError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
-    const agentId = this.callers.agentFor(bearer);
+    const agentId = await this.callers.agentFor(bearer);
     if (!agentId) throw new ApiError('unauthorized', 'unknown API key');
     return agentId;
   }

@@ -76,10 +76,11 @@ export class BrowserSessions {
 
   /**
    * Starts a session with its own browser.
-   * @throws ApiError 429 rate_limited (with Retry-After) past the per-agent or per-runtime limit of open sessions
+   * @throws ApiError 404 not_found (unknown agent), 429 rate_limited (with Retry-After) past the
+   *   per-agent or per-runtime limit of open sessions
    */
   async create(agentId: string, body: CreateBrowserSessionBody): Promise<BrowserSession> {
-    this.identity.agent(agentId);
+    await this.identity.agent(agentId);
     this.checkLimits(agentId);
     const now = this.clock.now();
     const idleMs = this.config.idleSeconds * 1000;
@@ -113,10 +114,10 @@ export class BrowserSessions {
     }
     live.instance = instance;
     try {
-      await this.store.transaction((tx) => {
-        session.job_id = this.scheduler.schedule(tx, now + idleMs, IDLE_JOB, { session_id: session.session_id });
-        tx.insert(SESSIONS, session.session_id, session, agentId);
-        this.events.append(tx, { type: 'browser.session.created', agent_id: agentId, data: { session_id: session.session_id, url: session.url, viewport: session.viewport } });
+      await this.store.transaction(async (tx) => {
+        session.job_id = await this.scheduler.schedule(tx, now + idleMs, IDLE_JOB, { session_id: session.session_id });
+        await tx.insert(SESSIONS, session.session_id, session, agentId);
+        await this.events.append(tx, { type: 'browser.session.created', agent_id: agentId, data: { session_id: session.session_id, url: session.url, viewport: session.viewport } });
       });
     } catch (error) {
       this.live.delete(session.session_id);
@@ -128,23 +129,23 @@ export class BrowserSessions {
   }
 
   /** The calling agent's sessions, newest first. @throws ApiError 400 invalid_request (cursor) */
-  list(agentId: string, query: BrowserSessionsQuery): BrowserSessionList {
+  async list(agentId: string, query: BrowserSessionsQuery): Promise<BrowserSessionList> {
     const before = query.cursor === undefined ? undefined : decodeCursor('browser.sessions', query.cursor);
-    const page = this.store.view.page<StoredSession>(SESSIONS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
+    const page = await this.store.view.page<StoredSession>(SESSIONS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
     const last = page.items[page.items.length - 1];
     return { sessions: page.items.map((item) => this.toWire(item.record)), next_cursor: page.hasMore && last ? encodeCursor('browser.sessions', last.position) : null };
   }
 
   /** One session of the calling agent; reading an open session is activity. @throws ApiError 404 not_found */
-  get(agentId: string, sessionId: string): BrowserSession {
-    const session = this.owned(agentId, sessionId);
+  async get(agentId: string, sessionId: string): Promise<BrowserSession> {
+    const session = await this.owned(agentId, sessionId);
     this.touch(sessionId);
     return this.toWire(session);
   }
 
   /** Ends a session (a terminated one stays as it is). @throws ApiError 404 not_found */
   async delete(agentId: string, sessionId: string): Promise<void> {
-    this.owned(agentId, sessionId);
+    await this.owned(agentId, sessionId);
     await this.terminate(sessionId, 'closed');
   }
 
@@ -153,7 +154,7 @@ export class BrowserSessions {
    * @throws ApiError 404 not_found (also when terminated), 409 conflict (a client closed every page)
    */
   async screenshot(agentId: string, sessionId: string): Promise<BrowserScreenshot> {
-    const session = this.owned(agentId, sessionId);
+    const session = await this.owned(agentId, sessionId);
     const instance = this.live.get(sessionId)?.instance;
     if (session.status !== 'open' || !instance) throw notFound('browser session');
     this.touch(sessionId);
@@ -168,8 +169,8 @@ export class BrowserSessions {
    * Decides a DevTools WebSocket upgrade: an unknown or ended session is 404, a wrong or missing
    * secret 401. Accepting is activity.
    */
-  authorizeDevtools(sessionId: string, secret: string | null): DevtoolsVerdict {
-    const session = this.store.view.get<StoredSession>(SESSIONS, sessionId);
+  async authorizeDevtools(sessionId: string, secret: string | null): Promise<DevtoolsVerdict> {
+    const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
     const instance = this.live.get(sessionId)?.instance;
     if (!session || session.status !== 'open' || !instance) return { kind: 'refuse', status: 404, message: 'no open browser session with this id' };
     if (secret === null || !sameSecret(secret, session.secret)) return { kind: 'refuse', status: 401, message: 'wrong or missing session secret' };
@@ -223,14 +224,14 @@ export class BrowserSessions {
     const live = this.live.get(sessionId);
     const idleMs = this.config.idleSeconds * 1000;
     const now = this.clock.now();
-    const outcome = await this.store.transaction((tx) => {
-      const session = tx.get<StoredSession>(SESSIONS, sessionId);
+    const outcome = await this.store.transaction(async (tx) => {
+      const session = await tx.get<StoredSession>(SESSIONS, sessionId);
       if (!session || session.status !== 'open' || session.job_id !== job.id) return 'nothing';
       if (!live) return 'restart';
       const lastActivity = Math.max(live.lastActivityMs, session.last_activity_ms);
       if (lastActivity + idleMs <= now) return 'idle';
-      const jobId = this.scheduler.schedule(tx, lastActivity + idleMs, IDLE_JOB, { session_id: sessionId });
-      tx.update(SESSIONS, sessionId, { ...session, last_activity_ms: lastActivity, job_id: jobId });
+      const jobId = await this.scheduler.schedule(tx, lastActivity + idleMs, IDLE_JOB, { session_id: sessionId });
+      await tx.update(SESSIONS, sessionId, { ...session, last_activity_ms: lastActivity, job_id: jobId });
       return 'rearmed';
     });
     if (outcome === 'idle' || outcome === 'restart') await this.terminate(sessionId, outcome);
@@ -265,11 +266,12 @@ export class BrowserSessions {
   async restored(): Promise<void> {
     const stopping = this.stopInstances();
     // A restore sets the restored clock and re-arms jobs right after this hook returns: record
-    // the terminations once that is done, at the restored world's time.
+    // the terminations after that, at the restored world's time (inside a restore the
+    // transaction also waits for the restore's exclusive work to end).
     await Promise.resolve();
-    await this.store.transaction((tx) => {
-      for (const session of tx.all<StoredSession>(SESSIONS)) {
-        if (session.status === 'open') this.markTerminated(tx, session.session_id, 'restart', undefined);
+    await this.store.transaction(async (tx) => {
+      for (const session of await tx.all<StoredSession>(SESSIONS)) {
+        if (session.status === 'open') await this.markTerminated(tx, session.session_id, 'restart', undefined);
       }
     });
     await stopping;
@@ -280,10 +282,10 @@ export class BrowserSessions {
     return this.live.size;
   }
 
-  private markTerminated(tx: StoreTransaction, sessionId: string, reason: TerminatedReason, live: LiveSession | undefined): void {
-    const session = tx.get<StoredSession>(SESSIONS, sessionId);
+  private async markTerminated(tx: StoreTransaction, sessionId: string, reason: TerminatedReason, live: LiveSession | undefined): Promise<void> {
+    const session = await tx.get<StoredSession>(SESSIONS, sessionId);
     if (!session || session.status !== 'open') return;
-    if (session.job_id) this.scheduler.cancel(tx, session.job_id);
+    if (session.job_id) await this.scheduler.cancel(tx, session.job_id);
     const next: StoredSession = {
       ...session,
       status: 'terminated',
@@ -292,8 +294,8 @@ export class BrowserSessions {
       terminated_reason: reason,
       job_id: null,
     };
-    tx.update(SESSIONS, sessionId, next);
-    this.events.append(tx, { type: 'browser.session.terminated', agent_id: session.agent_id, data: this.toWire(next) });
+    await tx.update(SESSIONS, sessionId, next);
+    await this.events.append(tx, { type: 'browser.session.terminated', agent_id: session.agent_id, data: this.toWire(next) });
   }
 
   /** @throws ApiError 429 rate_limited */
@@ -313,8 +315,8 @@ export class BrowserSessions {
   }
 
   /** @throws ApiError 404 not_found */
-  private owned(agentId: string, sessionId: string): StoredSession {
-    const session = this.store.view.get<StoredSession>(SESSIONS, sessionId);
+  private async owned(agentId: string, sessionId: string): Promise<StoredSession> {
+    const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
     if (!session || session.agent_id !== agentId) throw notFound('browser session');
     return session;
   }

@@ -54,14 +54,16 @@ export class ComputeService {
     const completed = (tx: StoreTransaction, exitCode: number) =>
       this.events.append(tx, { type: 'compute.run.completed', agent_id: agentId, data: { runtime: body.runtime, exit_code: exitCode } });
     try {
-      await this.store.transaction((tx) => {
-        if (changes && stored && !this.files.applyChanges(tx, agentId, changes, stored)) throw new PastQuota();
-        completed(tx, result.exitCode);
+      await this.store.transaction(async (tx) => {
+        if (changes && stored && !(await this.files.applyChanges(tx, agentId, changes, stored))) throw new PastQuota();
+        await completed(tx, result.exitCode);
       });
     } catch (error) {
       if (!(error instanceof PastQuota)) throw error;
       // Runs in parallel each fit their own starting tree; together they would not: keep none of this one's changes.
-      await this.store.transaction((tx) => void completed(tx, 1));
+      await this.store.transaction(async (tx) => {
+        await completed(tx, 1);
+      });
       const note = `quota exceeded: the run's files would take the filesystem past its quota of ${this.config.quotaBytes} bytes; none of its changes were kept\n`;
       const stderr = result.stderr === '' || result.stderr.endsWith('\n') ? result.stderr + note : `${result.stderr}\n${note}`;
       return { stdout: result.stdout, stderr, exit_code: 1, duration_ms: result.durationMs };

@@ -48,15 +48,15 @@ export class FilesystemService {
    * The entries of a directory, sorted by name.
    * @throws ApiError 400 invalid_request (path), 404 not_found, 409 conflict (a file)
    */
-  list(agentId: string, rawPath: string): FsListing {
+  async list(agentId: string, rawPath: string): Promise<FsListing> {
     const path = normalisePath(rawPath);
     const view = this.store.view;
     if (path !== '/') {
-      const self = view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
+      const self = await view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
       if (!self) throw notFound('path');
       if (self.type !== 'directory') throw new ApiError('conflict', `path: ${path} is a file, not a directory`, 'path');
     }
-    const children = this.entriesUnder(view, agentId, path).filter((entry) => parentOf(entry.path) === path && entry.path !== '/');
+    const children = (await this.entriesUnder(view, agentId, path)).filter((entry) => parentOf(entry.path) === path && entry.path !== '/');
     children.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return {
       path,
@@ -78,12 +78,12 @@ export class FilesystemService {
       throw new ApiError('payload_too_large', `content: a write takes at most ${this.config.maxWriteBytes} bytes decoded, got ${size}`, 'content');
     }
     // Refuse before storing any bytes, then again inside the transaction (state may have moved).
-    this.checkWrite(this.store.view, agentId, path, size);
+    await this.checkWrite(this.store.view, agentId, path, size);
     const blob = await this.blobs.put(Buffer.from(content, 'base64'));
-    return this.store.transaction((tx) => {
-      this.checkWrite(tx, agentId, path, size);
+    return this.store.transaction(async (tx) => {
+      await this.checkWrite(tx, agentId, path, size);
       const modified_at = toIso(this.clock.now());
-      this.putFile(tx, agentId, path, blob.sha256, blob.size, modified_at);
+      await this.putFile(tx, agentId, path, blob.sha256, blob.size, modified_at);
       return { path, size: blob.size, modified_at };
     });
   }
@@ -91,7 +91,7 @@ export class FilesystemService {
   /** A file's bytes as Base64. @throws ApiError 400 invalid_request (path), 404 not_found, 409 conflict (a directory) */
   async read(agentId: string, rawPath: string): Promise<FsContent> {
     const path = normalisePath(rawPath);
-    const entry = path === '/' ? undefined : this.store.view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
+    const entry = path === '/' ? undefined : await this.store.view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
     if (path === '/' || entry?.type === 'directory') throw new ApiError('conflict', `path: ${path} is a directory, not a file`, 'path');
     if (!entry?.sha256) throw notFound('path');
     const chunks: Uint8Array[] = [];
@@ -102,20 +102,20 @@ export class FilesystemService {
   /** Deletes a file, or a directory with everything in it (`/` empties the tree). @throws ApiError 400 invalid_request (path), 404 not_found */
   async remove(agentId: string, rawPath: string): Promise<void> {
     const path = normalisePath(rawPath);
-    await this.store.transaction((tx) => {
-      if (path !== '/' && !tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path))) throw notFound('path');
-      this.removeTree(tx, agentId, path);
+    await this.store.transaction(async (tx) => {
+      if (path !== '/' && !(await tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path)))) throw notFound('path');
+      await this.removeTree(tx, agentId, path);
     });
   }
 
   /** Bytes the agent's files take. */
-  usage(view: StoreView, agentId: string): number {
-    return view.get<FsUsageRecord>(FS_USAGE, agentId)?.bytes ?? 0;
+  async usage(view: StoreView, agentId: string): Promise<number> {
+    return (await view.get<FsUsageRecord>(FS_USAGE, agentId))?.bytes ?? 0;
   }
 
   /** The agent's whole tree with file bytes, as a run starts with it (parents before children). */
   async snapshot(agentId: string): Promise<SandboxEntry[]> {
-    const records = this.entriesUnder(this.store.view, agentId, '/');
+    const records = await this.entriesUnder(this.store.view, agentId, '/');
     records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const entries: SandboxEntry[] = [];
     for (const record of records) {
@@ -144,87 +144,85 @@ export class FilesystemService {
    * false, with the transaction to be undone by the caller, when the result would be past the
    * quota (runs in parallel each checked the quota against their own starting tree).
    */
-  applyChanges(tx: StoreTransaction, agentId: string, changes: SandboxChanges, stored: Map<string, { sha256: string; size: number }>): boolean {
+  async applyChanges(tx: StoreTransaction, agentId: string, changes: SandboxChanges, stored: Map<string, { sha256: string; size: number }>): Promise<boolean> {
     const modified_at = toIso(this.clock.now());
-    for (const path of changes.removed) if (path !== '/') this.removeTree(tx, agentId, path);
+    for (const path of changes.removed) if (path !== '/') await this.removeTree(tx, agentId, path);
     for (const path of [...changes.directories].sort()) {
       if (path === '/') continue;
-      this.clearWay(tx, agentId, path);
-      if (!tx.get(FS_ENTRIES, entryId(agentId, path))) {
-        tx.insert<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path), { agent_id: agentId, path, type: 'directory', size: 0, modified_at }, agentId);
+      await this.clearWay(tx, agentId, path);
+      if (!(await tx.get(FS_ENTRIES, entryId(agentId, path)))) {
+        await tx.insert<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path), { agent_id: agentId, path, type: 'directory', size: 0, modified_at }, agentId);
       }
     }
     for (const file of changes.files) {
       const blob = stored.get(file.path);
       if (!blob || file.path === '/') continue;
-      this.clearWay(tx, agentId, file.path);
-      const existing = tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, file.path));
-      if (existing?.type === 'directory') this.removeTree(tx, agentId, file.path);
-      this.putFile(tx, agentId, file.path, blob.sha256, blob.size, modified_at);
+      await this.clearWay(tx, agentId, file.path);
+      const existing = await tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, file.path));
+      if (existing?.type === 'directory') await this.removeTree(tx, agentId, file.path);
+      await this.putFile(tx, agentId, file.path, blob.sha256, blob.size, modified_at);
     }
-    return this.usage(tx, agentId) <= this.config.quotaBytes;
+    return (await this.usage(tx, agentId)) <= this.config.quotaBytes;
   }
 
   /** Makes room for `path`'s ancestors as directories: files in the way are removed. */
-  private clearWay(tx: StoreTransaction, agentId: string, path: string): void {
+  private async clearWay(tx: StoreTransaction, agentId: string, path: string): Promise<void> {
     for (const ancestor of ancestorsOf(path)) {
-      const entry = tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor));
-      if (entry?.type === 'file') this.removeTree(tx, agentId, ancestor);
+      const entry = await tx.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor));
+      if (entry?.type === 'file') await this.removeTree(tx, agentId, ancestor);
     }
   }
 
   /** @throws ApiError 409 conflict, 413 quota_exceeded */
-  private checkWrite(view: StoreView, agentId: string, path: string, size: number): void {
+  private async checkWrite(view: StoreView, agentId: string, path: string, size: number): Promise<void> {
     if (path === '/') throw new ApiError('conflict', 'path: / is a directory', 'path');
     for (const ancestor of ancestorsOf(path)) {
-      if (view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor))?.type === 'file') {
+      if ((await view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor)))?.type === 'file') {
         throw new ApiError('conflict', `path: ${ancestor} is a file, so ${path} cannot be created under it`, 'path');
       }
     }
-    const existing = view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
+    const existing = await view.get<FsEntryRecord>(FS_ENTRIES, entryId(agentId, path));
     if (existing?.type === 'directory') throw new ApiError('conflict', `path: ${path} is a directory`, 'path');
-    const after = this.usage(view, agentId) - (existing?.size ?? 0) + size;
+    const after = (await this.usage(view, agentId)) - (existing?.size ?? 0) + size;
     if (after > this.config.quotaBytes) {
       throw new ApiError('quota_exceeded', `the write would take the filesystem to ${after} bytes, past its quota of ${this.config.quotaBytes}`, 'content');
     }
   }
 
   /** Creates or replaces a file record (ancestors created as directories) and keeps usage right. */
-  private putFile(tx: StoreTransaction, agentId: string, path: string, sha256: string, size: number, modified_at: string): void {
+  private async putFile(tx: StoreTransaction, agentId: string, path: string, sha256: string, size: number, modified_at: string): Promise<void> {
     for (const ancestor of ancestorsOf(path)) {
-      if (!tx.get(FS_ENTRIES, entryId(agentId, ancestor))) {
-        tx.insert<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor), { agent_id: agentId, path: ancestor, type: 'directory', size: 0, modified_at }, agentId);
+      if (!(await tx.get(FS_ENTRIES, entryId(agentId, ancestor)))) {
+        await tx.insert<FsEntryRecord>(FS_ENTRIES, entryId(agentId, ancestor), { agent_id: agentId, path: ancestor, type: 'directory', size: 0, modified_at }, agentId);
       }
     }
     const id = entryId(agentId, path);
-    const existing = tx.get<FsEntryRecord>(FS_ENTRIES, id);
+    const existing = await tx.get<FsEntryRecord>(FS_ENTRIES, id);
     const record: FsEntryRecord = { agent_id: agentId, path, type: 'file', size, sha256, modified_at };
-    if (existing) tx.update(FS_ENTRIES, id, record);
-    else tx.insert(FS_ENTRIES, id, record, agentId);
-    this.addUsage(tx, agentId, size - (existing?.size ?? 0));
+    if (existing) await tx.update(FS_ENTRIES, id, record);
+    else await tx.insert(FS_ENTRIES, id, record, agentId);
+    await this.addUsage(tx, agentId, size - (existing?.size ?? 0));
   }
 
   /** Removes `path` and everything under it (for `/`, everything but the root). */
-  private removeTree(tx: StoreTransaction, agentId: string, path: string): void {
+  private async removeTree(tx: StoreTransaction, agentId: string, path: string): Promise<void> {
     let freed = 0;
-    for (const entry of this.entriesUnder(tx, agentId, path)) {
+    for (const entry of await this.entriesUnder(tx, agentId, path)) {
       freed += entry.size;
-      tx.remove(FS_ENTRIES, entryId(agentId, entry.path));
+      await tx.remove(FS_ENTRIES, entryId(agentId, entry.path));
     }
-    if (freed !== 0) this.addUsage(tx, agentId, -freed);
+    if (freed !== 0) await this.addUsage(tx, agentId, -freed);
   }
 
-  private addUsage(tx: StoreTransaction, agentId: string, delta: number): void {
-    const existing = tx.get<FsUsageRecord>(FS_USAGE, agentId);
-    if (existing) tx.update<FsUsageRecord>(FS_USAGE, agentId, { agent_id: agentId, bytes: existing.bytes + delta });
-    else tx.insert<FsUsageRecord>(FS_USAGE, agentId, { agent_id: agentId, bytes: delta });
+  private async addUsage(tx: StoreTransaction, agentId: string, delta: number): Promise<void> {
+    const existing = await tx.get<FsUsageRecord>(FS_USAGE, agentId);
+    if (existing) await tx.update<FsUsageRecord>(FS_USAGE, agentId, { agent_id: agentId, bytes: existing.bytes + delta });
+    else await tx.insert<FsUsageRecord>(FS_USAGE, agentId, { agent_id: agentId, bytes: delta });
   }
 
   /** The agent's entries at or under `dir` (a walk of the agent's partition). */
-  private entriesUnder(view: StoreView, agentId: string, dir: string): FsEntryRecord[] {
-    return view
-      .page<FsEntryRecord>(FS_ENTRIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER })
-      .items.map((item) => item.record)
-      .filter((entry) => isWithin(entry.path, dir));
+  private async entriesUnder(view: StoreView, agentId: string, dir: string): Promise<FsEntryRecord[]> {
+    const page = await view.page<FsEntryRecord>(FS_ENTRIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER });
+    return page.items.map((item) => item.record).filter((entry) => isWithin(entry.path, dir));
   }
 }

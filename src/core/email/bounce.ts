@@ -62,10 +62,10 @@ export class BounceWriter {
   }
 
   /** Writes a prepared bounce into the sender's inbox in `tx`; answers the ids written. */
-  write(tx: StoreTransaction, original: OutboundRecord, bounce: PreparedBounce): string[] {
+  async write(tx: StoreTransaction, original: OutboundRecord, bounce: PreparedBounce): Promise<string[]> {
     const from = `MAILER-DAEMON@${this.config.serviceDomain}`;
-    this.mailboxes.registerMessageId(tx, bounce.headers['Message-ID']!, original.thread_id);
-    this.mailboxes.writeCopy(tx, {
+    await this.mailboxes.registerMessageId(tx, bounce.headers['Message-ID']!, original.thread_id);
+    await this.mailboxes.writeCopy(tx, {
       id: bounce.id,
       owner: original.owner,
       folder: 'inbox',
@@ -84,7 +84,7 @@ export class BounceWriter {
       received_ms: bounce.nowMs,
       read: false,
     });
-    this.events.append(tx, { type: 'email.received', agent_id: original.owner, data: { message_id: bounce.id, thread_id: original.thread_id, from, subject: bounce.subject } });
+    await this.events.append(tx, { type: 'email.received', agent_id: original.owner, data: { message_id: bounce.id, thread_id: original.thread_id, from, subject: bounce.subject } });
     return [bounce.id];
   }
 }

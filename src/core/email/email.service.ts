@@ -53,8 +53,8 @@ export class EmailService {
    * Sends a message from the agent's own address.
    * @throws ApiError 404 recipient_not_found (an address of the service with no agent, param `to.N`)
    */
-  send(agentId: string, body: SendEmailBody): Promise<SentEmail> {
-    return this.dispatch(this.identity.agent(agentId), {
+  async send(agentId: string, body: SendEmailBody): Promise<SentEmail> {
+    return this.dispatch(await this.identity.agent(agentId), {
       to: body.to,
       cc: body.cc ?? [],
       bcc: body.bcc ?? [],
@@ -70,13 +70,13 @@ export class EmailService {
    * Replies in the message's thread: to its sender, or, for the agent's own sent mail, to its `to`.
    * @throws ApiError 404 not_found (no such message of this agent), 400 invalid_request (no one to reply to)
    */
-  reply(agentId: string, messageId: string, body: ReplyEmailBody): Promise<SentEmail> {
-    const original = this.mailboxes.copy(this.store.view, agentId, messageId);
+  async reply(agentId: string, messageId: string, body: ReplyEmailBody): Promise<SentEmail> {
+    const original = await this.mailboxes.copy(this.store.view, agentId, messageId);
     if (!original) throw notFound('message');
     const to = original.folder === 'sent' ? original.to : [original.from];
     if (to.length === 0 || !to.every(isValidAddress)) throw new ApiError('invalid_request', 'the message has no sender address that a reply can go to');
     const parentId = original.headers['Message-ID'] ?? '';
-    return this.dispatch(this.identity.agent(agentId), {
+    return this.dispatch(await this.identity.agent(agentId), {
       to,
       cc: [],
       bcc: [],
@@ -91,30 +91,30 @@ export class EmailService {
   }
 
   /** A newest-first page of one folder. @throws ApiError 400 invalid_request (cursor, since) */
-  list(agentId: string, query: ListEmailQuery): EmailList {
+  list(agentId: string, query: ListEmailQuery): Promise<EmailList> {
     return this.mailboxes.page(agentId, query);
   }
 
   /** The agent's copy of a message; opening it marks it read. @throws ApiError 404 not_found */
   async get(agentId: string, messageId: string): Promise<EmailMessage> {
-    const found = this.mailboxes.copy(this.store.view, agentId, messageId);
+    const found = await this.mailboxes.copy(this.store.view, agentId, messageId);
     if (!found) throw notFound('message');
     if (found.read) return messageView(found, this.config.filesUrl);
-    const read = await this.store.transaction((tx) => {
-      const current = this.mailboxes.copy(tx, agentId, messageId)!;
+    const read = await this.store.transaction(async (tx) => {
+      const current = (await this.mailboxes.copy(tx, agentId, messageId))!;
       if (current.read) return current;
       const next: StoredMessage = { ...current, read: true };
-      tx.update(MESSAGES, ownedKey(agentId, messageId), next);
-      this.events.append(tx, { type: 'email.read', agent_id: agentId, data: { message_id: messageId } });
+      await tx.update(MESSAGES, ownedKey(agentId, messageId), next);
+      await this.events.append(tx, { type: 'email.read', agent_id: agentId, data: { message_id: messageId } });
       return next;
     });
     return messageView(read, this.config.filesUrl);
   }
 
   /** The bytes of an attachment of one of the agent's messages. @throws ApiError 404 not_found */
-  download(agentId: string, attachmentId: string): BinaryBody {
-    const attachment = this.mailboxes.attachment(agentId, attachmentId);
-    if (!attachment || !this.blobs.has(attachment.sha256)) throw notFound('attachment');
+  async download(agentId: string, attachmentId: string): Promise<BinaryBody> {
+    const attachment = await this.mailboxes.attachment(agentId, attachmentId);
+    if (!attachment || !(await this.blobs.has(attachment.sha256))) throw notFound('attachment');
     const blobs = this.blobs;
     return {
       kind: 'binary',
@@ -126,7 +126,7 @@ export class EmailService {
   }
 
   private async dispatch(sender: AgentRecord, draft: Draft): Promise<SentEmail> {
-    const { agents, external } = this.route(draft);
+    const { agents, external } = await this.route(draft);
     const attachments = await this.mailboxes.storeAttachments(
       draft.attachments.map((input) => ({ filename: input.filename, content_type: input.content_type, content: Buffer.from(input.content, 'base64') })),
     );
@@ -187,10 +187,10 @@ export class EmailService {
             rejected: [],
             error: null,
           };
-    await this.store.transaction((tx) => {
-      this.mailboxes.writeCopy(tx, base);
-      this.mailboxes.registerMessageId(tx, headers['Message-ID']!, threadId);
-      this.events.append(tx, {
+    await this.store.transaction(async (tx) => {
+      await this.mailboxes.writeCopy(tx, base);
+      await this.mailboxes.registerMessageId(tx, headers['Message-ID']!, threadId);
+      await this.events.append(tx, {
         type: 'email.sent',
         agent_id: sender.agent_id,
         data: { message_id: messageId, thread_id: threadId, internal_recipients: agents.length, external_recipients: external.length },
@@ -198,23 +198,23 @@ export class EmailService {
       for (const agentId of agents) {
         // Mail to oneself: the inbox copy needs its own id, as both copies live in one mailbox.
         const id = agentId === sender.agent_id ? this.random.id('message') : messageId;
-        this.mailboxes.writeCopy(tx, { ...base, id, owner: agentId, folder: 'inbox', bcc: [], read: false });
-        this.events.append(tx, { type: 'email.received', agent_id: agentId, data: { message_id: id, thread_id: threadId, from: sender.email, subject: draft.subject } });
+        await this.mailboxes.writeCopy(tx, { ...base, id, owner: agentId, folder: 'inbox', bcc: [], read: false });
+        await this.events.append(tx, { type: 'email.received', agent_id: agentId, data: { message_id: id, thread_id: threadId, from: sender.email, subject: draft.subject } });
       }
-      if (outbound) this.outbound.record(tx, outbound);
-      this.identity.recordActivity(tx, sender.agent_id, 'messages_sent');
+      if (outbound) await this.outbound.record(tx, outbound);
+      await this.identity.recordActivity(tx, sender.agent_id, 'messages_sent');
     });
     if (outbound) await this.outbound.handOff(outbound);
     return { message_id: messageId, thread_id: threadId, sent_at: sentAt };
   }
 
   /** Splits recipients into agents (once each) and outside addresses (once each). */
-  private route(draft: Draft): { agents: string[]; external: string[] } {
+  private async route(draft: Draft): Promise<{ agents: string[]; external: string[] }> {
     const agents: string[] = [];
     const external: string[] = [];
     for (const field of ['to', 'cc', 'bcc'] as const) {
-      draft[field].forEach((address, index) => {
-        const destination = this.mailboxes.destination(address);
+      for (const [index, address] of draft[field].entries()) {
+        const destination = await this.mailboxes.destination(address);
         if (destination.kind === 'unknown') {
           throw new ApiError('recipient_not_found', `${address}: no agent of this service has this address`, draft.paramsNameFields ? `${field}.${index}` : undefined);
         }
@@ -223,7 +223,7 @@ export class EmailService {
         } else if (!external.some((known) => known.toLowerCase() === address.toLowerCase())) {
           external.push(address);
         }
-      });
+      }
     }
     return { agents, external };
   }

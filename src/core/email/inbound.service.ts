@@ -19,7 +19,7 @@ import { Mailboxes, type AttachmentBytes } from './mailboxes.js';
  */
 export interface MailInbound {
   /** Whether mail for `address` is accepted: it is the address of an agent of the service. */
-  hasMailbox(address: string): boolean;
+  hasMailbox(address: string): Promise<boolean>;
   /**
    * Delivers one RFC 5322 message to `recipients` (the SMTP envelope), or, without them, to the
    * agents among its To, Cc and Bcc headers.
@@ -61,8 +61,8 @@ export class InboundMailService implements MailInbound {
     @inject(MailParser) private readonly parser: MailParser,
   ) {}
 
-  hasMailbox(address: string): boolean {
-    return isValidAddress(address) && this.mailboxes.destination(address).kind === 'agent';
+  async hasMailbox(address: string): Promise<boolean> {
+    return isValidAddress(address) && (await this.mailboxes.destination(address)).kind === 'agent';
   }
 
   /**
@@ -74,7 +74,7 @@ export class InboundMailService implements MailInbound {
     const toParams = to.map((address, index) => [address, Array.isArray(body.to) ? `to.${index}` : 'to'] as const);
     if (body.raw !== undefined) return this.parseAndDeliver(Buffer.from(body.raw, 'utf8'), body.to === undefined ? undefined : toParams);
     const cc = body.cc ?? [];
-    const agents = this.agentsAmong([...toParams, ...cc.map((address, index) => [address, `cc.${index}`] as const)]);
+    const agents = await this.agentsAmong([...toParams, ...cc.map((address, index) => [address, `cc.${index}`] as const)]);
     const extra = body.headers ?? {};
     const header = (name: string) => Object.entries(extra).find(([key]) => key.toLowerCase() === name)?.[1] ?? null;
     const messageId = msgIds(header('message-id'))[0] ?? null;
@@ -113,8 +113,8 @@ export class InboundMailService implements MailInbound {
     }
     const agents =
       envelope === undefined
-        ? this.agentsAmong([...parsed.to, ...parsed.cc, ...parsed.bcc].map((address) => [address, 'raw'] as const))
-        : this.agentsAmong(envelope, true);
+        ? await this.agentsAmong([...parsed.to, ...parsed.cc, ...parsed.bcc].map((address) => [address, 'raw'] as const))
+        : await this.agentsAmong(envelope, true);
     return this.deliver(
       {
         from: parsed.from ?? '',
@@ -142,10 +142,10 @@ export class InboundMailService implements MailInbound {
    * otherwise addresses outside the service are only header addresses and are skipped.
    * @throws ApiError 404 recipient_not_found (unknown mailbox of the service, or no agent at all)
    */
-  private agentsAmong(addresses: ReadonlyArray<readonly [address: string, param: string]>, envelope = false): string[] {
+  private async agentsAmong(addresses: ReadonlyArray<readonly [address: string, param: string]>, envelope = false): Promise<string[]> {
     const agents: string[] = [];
     for (const [address, param] of addresses) {
-      const destination = this.mailboxes.destination(address);
+      const destination = await this.mailboxes.destination(address);
       if (destination.kind === 'agent') {
         if (!agents.includes(destination.agentId)) agents.push(destination.agentId);
       } else if (destination.kind === 'unknown' || envelope) {
@@ -164,11 +164,11 @@ export class InboundMailService implements MailInbound {
     const nowMs = this.clock.now();
     const receivedAt = toIso(nowMs);
     const snippet = snippetOf(mail.text, mail.html);
-    const threadId = await this.store.transaction((tx) => {
-      const thread = this.mailboxes.knownThread(tx, { messageId: rfcMessageId, inReplyTo: mail.inReplyTo, references: mail.references }) ?? this.random.id('thread');
-      this.mailboxes.registerMessageId(tx, rfcMessageId, thread);
+    const threadId = await this.store.transaction(async (tx) => {
+      const thread = (await this.mailboxes.knownThread(tx, { messageId: rfcMessageId, inReplyTo: mail.inReplyTo, references: mail.references })) ?? this.random.id('thread');
+      await this.mailboxes.registerMessageId(tx, rfcMessageId, thread);
       for (const owner of agents) {
-        this.mailboxes.writeCopy(tx, {
+        await this.mailboxes.writeCopy(tx, {
           id,
           owner,
           folder: 'inbox',
@@ -187,7 +187,7 @@ export class InboundMailService implements MailInbound {
           received_ms: nowMs,
           read: false,
         });
-        this.events.append(tx, { type: 'email.received', agent_id: owner, data: { message_id: id, thread_id: thread, from: mail.from, subject: mail.subject } });
+        await this.events.append(tx, { type: 'email.received', agent_id: owner, data: { message_id: id, thread_id: thread, from: mail.from, subject: mail.subject } });
       }
       return thread;
     });

@@ -60,10 +60,10 @@ export class Mailboxes {
   ) {}
 
   /** Whether `address` is an agent's mailbox, outside the service, or a mailbox that does not exist. */
-  destination(address: string): Destination {
+  async destination(address: string): Promise<Destination> {
     const name = localMailboxName(address, this.config.serviceDomain);
     if (name === undefined) return { kind: 'external' };
-    const agent = name === '' ? undefined : this.identity.findByHandle(name);
+    const agent = name === '' ? undefined : await this.identity.findByHandle(name);
     return agent ? { kind: 'agent', agentId: agent.agent_id } : { kind: 'unknown' };
   }
 
@@ -78,46 +78,46 @@ export class Mailboxes {
   }
 
   /** Writes one copy into its owner's mailbox: the record, the thread index and attachment ownership. */
-  writeCopy(tx: StoreTransaction, copy: StoredMessage): void {
+  async writeCopy(tx: StoreTransaction, copy: StoredMessage): Promise<void> {
     const key = ownedKey(copy.owner, copy.id);
-    tx.insert<StoredMessage>(MESSAGES, key, copy, folderPartition(copy.owner, copy.folder));
-    tx.insert<ThreadEntry>(THREAD_INDEX, key, { key }, threadPartition(copy.owner, copy.folder, copy.thread_id));
+    await tx.insert<StoredMessage>(MESSAGES, key, copy, folderPartition(copy.owner, copy.folder));
+    await tx.insert<ThreadEntry>(THREAD_INDEX, key, { key }, threadPartition(copy.owner, copy.folder, copy.thread_id));
     for (const attachment of copy.attachments) {
       const attachmentKey = ownedKey(copy.owner, attachment.attachment_id);
       // An agent mailing itself holds two copies of the same attachments; one ownership record serves both.
-      if (tx.get(ATTACHMENTS, attachmentKey)) continue;
-      tx.insert<OwnedAttachment>(ATTACHMENTS, attachmentKey, { ...attachment, owner: copy.owner, message_id: copy.id }, copy.owner);
+      if (await tx.get(ATTACHMENTS, attachmentKey)) continue;
+      await tx.insert<OwnedAttachment>(ATTACHMENTS, attachmentKey, { ...attachment, owner: copy.owner, message_id: copy.id }, copy.owner);
     }
   }
 
   /** Remembers which thread a Message-ID belongs to (the first message with an id wins). */
-  registerMessageId(tx: StoreTransaction, messageId: string, threadId: string): void {
+  async registerMessageId(tx: StoreTransaction, messageId: string, threadId: string): Promise<void> {
     const id = msgIds(messageId)[0];
     if (id === undefined) return;
     const key = id.slice(1, -1);
-    if (!tx.get(MESSAGE_IDS, key)) tx.insert(MESSAGE_IDS, key, { thread_id: threadId });
+    if (!(await tx.get(MESSAGE_IDS, key))) await tx.insert(MESSAGE_IDS, key, { thread_id: threadId });
   }
 
   /**
    * The thread a message joins: that of the nearest known message it answers (In-Reply-To, then
    * References from the newest), or of an earlier copy of itself; undefined when none is known.
    */
-  knownThread(view: StoreView, fields: { messageId: string | null; inReplyTo: string | null; references: string | null }): string | undefined {
+  async knownThread(view: StoreView, fields: { messageId: string | null; inReplyTo: string | null; references: string | null }): Promise<string | undefined> {
     const candidates = [...msgIds(fields.inReplyTo), ...msgIds(fields.references).reverse(), ...msgIds(fields.messageId)];
     for (const id of candidates) {
-      const known = view.get<{ thread_id: string }>(MESSAGE_IDS, id.slice(1, -1));
+      const known = await view.get<{ thread_id: string }>(MESSAGE_IDS, id.slice(1, -1));
       if (known) return known.thread_id;
     }
     return undefined;
   }
 
   /** An agent's own copy of a message, or undefined (also when it is another agent's). */
-  copy(view: StoreView, owner: string, id: string): StoredMessage | undefined {
+  copy(view: StoreView, owner: string, id: string): Promise<StoredMessage | undefined> {
     return view.get<StoredMessage>(MESSAGES, ownedKey(owner, id));
   }
 
   /** An attachment the agent may download, or undefined. */
-  attachment(owner: string, attachmentId: string): OwnedAttachment | undefined {
+  attachment(owner: string, attachmentId: string): Promise<OwnedAttachment | undefined> {
     return this.store.view.get<OwnedAttachment>(ATTACHMENTS, ownedKey(owner, attachmentId));
   }
 
@@ -127,7 +127,7 @@ export class Mailboxes {
    * message: a page costs O(limit) whatever the mailbox holds.
    * @throws ApiError 400 invalid_request (cursor of another list)
    */
-  page(owner: string, query: MailboxPageQuery): EmailList {
+  async page(owner: string, query: MailboxPageQuery): Promise<EmailList> {
     const list = query.thread_id === undefined ? `email.${query.folder}` : `email.${query.folder}.${query.thread_id}`;
     const before = query.cursor === undefined ? undefined : decodeCursor(list, query.cursor);
     if (query.folder === 'drafts') return { messages: [], next_cursor: null };
@@ -136,10 +136,12 @@ export class Mailboxes {
     const view = this.store.view;
     const rows =
       query.thread_id === undefined
-        ? view.page<StoredMessage>(MESSAGES, { partition: folderPartition(owner, query.folder), limit: query.limit + 1, ...(before === undefined ? {} : { before }) }).items
-        : view
-            .page<ThreadEntry>(THREAD_INDEX, { partition: threadPartition(owner, query.folder, query.thread_id), limit: query.limit + 1, ...(before === undefined ? {} : { before }) })
-            .items.map(({ record, position }) => ({ record: view.get<StoredMessage>(MESSAGES, record.key)!, position }));
+        ? (await view.page<StoredMessage>(MESSAGES, { partition: folderPartition(owner, query.folder), limit: query.limit + 1, ...(before === undefined ? {} : { before }) })).items
+        : await Promise.all(
+            (await view.page<ThreadEntry>(THREAD_INDEX, { partition: threadPartition(owner, query.folder, query.thread_id), limit: query.limit + 1, ...(before === undefined ? {} : { before }) })).items.map(
+              async ({ record, position }) => ({ record: (await view.get<StoredMessage>(MESSAGES, record.key))!, position }),
+            ),
+          );
     const kept = [];
     for (const row of rows) {
       if (sinceMs !== undefined && row.record.received_ms <= sinceMs) break;

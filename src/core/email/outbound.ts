@@ -92,10 +92,10 @@ export class OutboundDelivery {
   ) {}
 
   /** Records an outbound message inside the sending transaction, with the job of its first attempt. */
-  record(tx: StoreTransaction, record: OutboundRecord): void {
+  async record(tx: StoreTransaction, record: OutboundRecord): Promise<void> {
     const states: RecipientState[] = record.recipients.map((address) => ({ address, state: 'queued', attempts: 0, last_attempt_at: null, reply_code: null, diagnostic: null }));
-    const jobId = this.scheduler.schedule(tx, record.sent_ms, OUTBOUND_ATTEMPT_JOB, { message_id: record.message_id });
-    tx.insert<OutboundRecord>(OUTBOUND, record.message_id, { ...record, recipient_states: states, attempts: 0, next_attempt_ms: record.sent_ms, job_id: jobId, bounce_ids: [] });
+    const jobId = await this.scheduler.schedule(tx, record.sent_ms, OUTBOUND_ATTEMPT_JOB, { message_id: record.message_id });
+    await tx.insert<OutboundRecord>(OUTBOUND, record.message_id, { ...record, recipient_states: states, attempts: 0, next_attempt_ms: record.sent_ms, job_id: jobId, bounce_ids: [] });
   }
 
   /** Makes the first attempt of a recorded message (after its send committed) and records the outcome. */
@@ -120,8 +120,8 @@ export class OutboundDelivery {
   }
 
   /** Everything handed to the transport, oldest first (`GET /_sim/email/outbox`). */
-  outbox(): Outbox {
-    return { messages: this.store.view.all<OutboundRecord>(OUTBOUND).map((record) => outboxView(record, this.config.filesUrl)) };
+  async outbox(): Promise<Outbox> {
+    return { messages: (await this.store.view.all<OutboundRecord>(OUTBOUND)).map((record) => outboxView(record, this.config.filesUrl)) };
   }
 
   /**
@@ -165,8 +165,8 @@ export class OutboundDelivery {
    * first (a crash mid-attempt retries), the attempt counted. Answers what to send, or nothing
    * when there is nothing to do or the claim is not current.
    */
-  private claim(tx: StoreTransaction, messageId: string, jobId: string | null): { record: OutboundRecord; pending: string[]; attempt: number } | null {
-    const record = tx.get<OutboundRecord>(OUTBOUND, messageId);
+  private async claim(tx: StoreTransaction, messageId: string, jobId: string | null): Promise<{ record: OutboundRecord; pending: string[]; attempt: number } | null> {
+    const record = await tx.get<OutboundRecord>(OUTBOUND, messageId);
     if (!record) return null;
     const attempts = record.attempts ?? 0;
     // The send's own first attempt claims only an untried message; a job only the attempt it was scheduled for.
@@ -174,11 +174,11 @@ export class OutboundDelivery {
     const pending = recipientStates(record).filter((state) => state.state === 'queued' || state.state === 'deferred').map((state) => state.address);
     if (pending.length === 0) return null;
     const nowMs = this.clock.now();
-    if (record.job_id && record.job_id !== jobId) this.scheduler.cancel(tx, record.job_id);
+    if (record.job_id && record.job_id !== jobId) await this.scheduler.cancel(tx, record.job_id);
     const attempt = attempts + 1;
     const successorAt = this.nextAttemptAt(record, nowMs, attempt);
-    const successor = this.scheduler.schedule(tx, successorAt, OUTBOUND_ATTEMPT_JOB, { message_id: messageId });
-    tx.update<OutboundRecord>(OUTBOUND, messageId, { ...record, attempts: attempt, job_id: successor, next_attempt_ms: successorAt });
+    const successor = await this.scheduler.schedule(tx, successorAt, OUTBOUND_ATTEMPT_JOB, { message_id: messageId });
+    await tx.update<OutboundRecord>(OUTBOUND, messageId, { ...record, attempts: attempt, job_id: successor, next_attempt_ms: successorAt });
     return { record, pending, attempt };
   }
 
@@ -196,7 +196,7 @@ export class OutboundDelivery {
    */
   private async finish(messageId: string, attempt: number, results: Map<string, Verdict>, retryAfterMs: number | null): Promise<void> {
     const nowMs = this.clock.now();
-    const before = this.store.view.get<OutboundRecord>(OUTBOUND, messageId);
+    const before = await this.store.view.get<OutboundRecord>(OUTBOUND, messageId);
     if (!before) return;
     const lastAttempt = toIso(nowMs);
     const failures: FailedRecipient[] = [];
@@ -209,8 +209,8 @@ export class OutboundDelivery {
     }
     // Bounce bytes go to the blob store before the transaction that records them.
     const bounce: PreparedBounce | null = failures.length > 0 ? await this.bounces.prepare(before, failures) : null;
-    await this.store.transaction((tx) => {
-      const record = tx.get<OutboundRecord>(OUTBOUND, messageId);
+    await this.store.transaction(async (tx) => {
+      const record = await tx.get<OutboundRecord>(OUTBOUND, messageId);
       if (!record || (record.attempts ?? 0) !== attempt) return;
       const failed = new Set(failures.map((failure) => failure.address));
       const states = recipientStates(record).map((state): RecipientState => {
@@ -223,20 +223,20 @@ export class OutboundDelivery {
         return { ...state, state: verdict.state, attempts: state.attempts + 1, last_attempt_at: lastAttempt, reply_code: verdict.replyCode, diagnostic: verdict.diagnostic };
       });
       const waiting = states.some((state) => state.state === 'queued' || state.state === 'deferred');
-      if (!waiting && record.job_id) this.scheduler.cancel(tx, record.job_id);
+      if (!waiting && record.job_id) await this.scheduler.cancel(tx, record.job_id);
       let jobId = record.job_id ?? null;
       let nextAttemptMs = record.next_attempt_ms ?? null;
       if (waiting && retryAfterMs !== null) {
-        if (jobId) this.scheduler.cancel(tx, jobId);
+        if (jobId) await this.scheduler.cancel(tx, jobId);
         nextAttemptMs = Math.max(nowMs + 1, Math.min(nowMs + retryAfterMs, record.sent_ms + this.policy.lifetimeMs));
-        jobId = this.scheduler.schedule(tx, nextAttemptMs, OUTBOUND_ATTEMPT_JOB, { message_id: messageId });
+        jobId = await this.scheduler.schedule(tx, nextAttemptMs, OUTBOUND_ATTEMPT_JOB, { message_id: messageId });
       }
       const accepted = states.filter((state) => state.state === 'sent').map((state) => state.address);
       const rejected = states.filter((state) => state.state === 'failed').map((state) => state.address);
       const newlySent = states.filter((state) => state.state === 'sent' && results.get(state.address)?.state === 'sent').map((state) => state.address);
       const lastError = [...results.values()].find((verdict) => verdict.state !== 'sent')?.diagnostic ?? failures[0]?.diagnostic ?? record.error;
-      const bounceIds = bounce ? this.bounces.write(tx, record, bounce) : [];
-      tx.update<OutboundRecord>(OUTBOUND, messageId, {
+      const bounceIds = bounce ? await this.bounces.write(tx, record, bounce) : [];
+      await tx.update<OutboundRecord>(OUTBOUND, messageId, {
         ...record,
         recipient_states: states,
         status: waiting ? 'queued' : accepted.length > 0 ? 'sent' : 'failed',
@@ -247,9 +247,9 @@ export class OutboundDelivery {
         job_id: waiting ? jobId : null,
         bounce_ids: [...(record.bounce_ids ?? []), ...bounceIds],
       });
-      if (newlySent.length > 0) this.events.append(tx, { type: 'email.outbound', agent_id: record.owner, data: { message_id: messageId, recipients: newlySent } });
+      if (newlySent.length > 0) await this.events.append(tx, { type: 'email.outbound', agent_id: record.owner, data: { message_id: messageId, recipients: newlySent } });
       if (failures.length > 0) {
-        this.events.append(tx, {
+        await this.events.append(tx, {
           type: 'email.delivery_failed',
           agent_id: record.owner,
           data: {

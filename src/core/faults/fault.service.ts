@@ -47,8 +47,8 @@ export class FaultService implements Faults {
 
   /** Adds faults that are used up together: the first hit on any of them ends them all (when `grouped`). */
   async addGroup(specs: FaultSpec[], grouped = true): Promise<Fault[]> {
-    return this.store.transaction((tx) => {
-      const set = this.setOf(tx);
+    return this.store.transaction(async (tx) => {
+      const set = await this.setOf(tx);
       const group = grouped ? `flt_${set.next_id}` : null;
       const created = specs.map((spec, index): Fault => {
         const rules = TARGET_RULES[spec.target];
@@ -67,58 +67,58 @@ export class FaultService implements Faults {
           created_at: toIso(this.clock.now()),
         };
       });
-      this.save(tx, { next_id: set.next_id + specs.length, faults: [...set.faults, ...created] });
+      await this.save(tx, { next_id: set.next_id + specs.length, faults: [...set.faults, ...created] });
       return created;
     });
   }
 
   /** Every fault, oldest first, with its hits. */
-  list(): FaultList {
-    return { faults: this.setOf(this.store.view).faults };
+  async list(): Promise<FaultList> {
+    return { faults: (await this.setOf(this.store.view)).faults };
   }
 
   /** Removes one fault. @throws ApiError 404 not_found */
   async remove(faultId: string): Promise<void> {
-    await this.store.transaction((tx) => {
-      const set = this.setOf(tx);
+    await this.store.transaction(async (tx) => {
+      const set = await this.setOf(tx);
       if (!set.faults.some((fault) => fault.fault_id === faultId)) throw notFound('fault');
-      this.save(tx, { ...set, faults: set.faults.filter((fault) => fault.fault_id !== faultId) });
+      await this.save(tx, { ...set, faults: set.faults.filter((fault) => fault.fault_id !== faultId) });
     });
   }
 
   /** Removes every fault, or every fault of the given targets. */
   async clear(targets?: readonly FaultTarget[]): Promise<void> {
-    await this.store.transaction((tx) => {
-      const set = this.setOf(tx);
+    await this.store.transaction(async (tx) => {
+      const set = await this.setOf(tx);
       if (set.faults.length === 0) return;
-      this.save(tx, { ...set, faults: targets ? set.faults.filter((fault) => !targets.includes(fault.target)) : [] });
+      await this.save(tx, { ...set, faults: targets ? set.faults.filter((fault) => !targets.includes(fault.target)) : [] });
     });
   }
 
-  armed(view: StoreView, target: FaultTarget): boolean {
-    const set = view.get<FaultSet>(FAULTS, FAULTS_ID);
+  async armed(view: StoreView, target: FaultTarget): Promise<boolean> {
+    const set = await view.get<FaultSet>(FAULTS, FAULTS_ID);
     return set !== undefined && set.faults.some((fault) => fault.active && fault.target === target);
   }
 
-  anyArmed(view: StoreView): boolean {
-    const set = view.get<FaultSet>(FAULTS, FAULTS_ID);
+  async anyArmed(view: StoreView): Promise<boolean> {
+    const set = await view.get<FaultSet>(FAULTS, FAULTS_ID);
     return set !== undefined && set.faults.some((fault) => fault.active);
   }
 
-  strike(tx: StoreTransaction, target: FaultTarget, operation: FaultOperation): StruckFault | null {
-    const choice = this.choose(tx, target, operation);
+  async strike(tx: StoreTransaction, target: FaultTarget, operation: FaultOperation): Promise<StruckFault | null> {
+    const choice = await this.choose(tx, target, operation);
     if (!choice) return null;
-    this.recordIn(tx, choice);
+    await this.recordIn(tx, choice);
     return choice.struck;
   }
 
   async strikeNow(target: FaultTarget, operation: FaultOperation): Promise<StruckFault | null> {
-    if (!this.armed(this.store.view, target)) return null;
+    if (!(await this.armed(this.store.view, target))) return null;
     return this.store.transaction((tx) => this.strike(tx, target, operation));
   }
 
-  choose(view: StoreView, target: FaultTarget, operation: FaultOperation): FaultChoice | null {
-    const set = view.get<FaultSet>(FAULTS, FAULTS_ID);
+  async choose(view: StoreView, target: FaultTarget, operation: FaultOperation): Promise<FaultChoice | null> {
+    const set = await view.get<FaultSet>(FAULTS, FAULTS_ID);
     if (!set) return null;
     const candidates = set.faults
       .map((fault, order) => ({ fault, order, specificity: Object.keys(fault.match).length }))
@@ -144,8 +144,8 @@ export class FaultService implements Faults {
   }
 
   /** Counts the hit (ending the fault, or its group, when used up) and appends `fault.injected`. */
-  private recordIn(tx: StoreTransaction, { struck, target, operation }: FaultChoice): void {
-    const set = this.setOf(tx);
+  private async recordIn(tx: StoreTransaction, { struck, target, operation }: FaultChoice): Promise<void> {
+    const set = await this.setOf(tx);
     const hit = set.faults.find((fault) => fault.fault_id === struck.fault_id);
     if (hit) {
       const hits = hit.hits + 1;
@@ -154,20 +154,20 @@ export class FaultService implements Faults {
         if (fault === hit) return { ...fault, hits, active: fault.active && !usedUp && fault.group === null };
         return fault.group !== null && fault.group === hit.group ? { ...fault, active: false } : fault;
       });
-      this.save(tx, { ...set, faults });
+      await this.save(tx, { ...set, faults });
     }
     const data: Record<string, Json> = { fault_id: struck.fault_id, target, effect: struck.effect, operation: operation.fields as Json };
     if (struck.effect === 'delay') data.delay_seconds = struck.delay_ms / 1000;
     if (struck.error_code !== null) data.error_code = struck.error_code;
-    this.events.append(tx, { type: 'fault.injected', agent_id: operation.agent_id, data });
+    await this.events.append(tx, { type: 'fault.injected', agent_id: operation.agent_id, data });
   }
 
-  private setOf(view: StoreView): FaultSet {
-    return view.get<FaultSet>(FAULTS, FAULTS_ID) ?? { next_id: 1, faults: [] };
+  private async setOf(view: StoreView): Promise<FaultSet> {
+    return (await view.get<FaultSet>(FAULTS, FAULTS_ID)) ?? { next_id: 1, faults: [] };
   }
 
-  private save(tx: StoreTransaction, set: FaultSet): void {
-    if (tx.get<FaultSet>(FAULTS, FAULTS_ID)) tx.update(FAULTS, FAULTS_ID, set);
-    else tx.insert(FAULTS, FAULTS_ID, set);
+  private async save(tx: StoreTransaction, set: FaultSet): Promise<void> {
+    if (await tx.get<FaultSet>(FAULTS, FAULTS_ID)) await tx.update(FAULTS, FAULTS_ID, set);
+    else await tx.insert(FAULTS, FAULTS_ID, set);
   }
 }

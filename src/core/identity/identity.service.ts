@@ -3,7 +3,7 @@ import { Clock } from '../ports/clock.js';
 import { EventLog } from '../ports/event-log.js';
 import { IssuerKeys } from '../ports/issuer-keys.js';
 import { Random } from '../ports/random.js';
-import { Store, type StoreTransaction } from '../ports/store.js';
+import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { sha256Hex } from '../shared/json.js';
 import { ServiceConfig } from '../shared/service-config.js';
@@ -49,6 +49,7 @@ export interface AgentRecord {
 /**
  * Work other areas do inside the transaction that creates an agent (opening balances, a phone
  * number). `request` is the whole validated creation body, including the areas' own fields.
+ * Hooks run one after another, in registration order, each awaited before the next starts.
  * A hook that throws an ApiError aborts the creation with nothing changed. What a hook returns is
  * merged into the creation answer (the phone area answers `{phone_number}`).
  */
@@ -56,7 +57,7 @@ export type AgentCreatedHook = (
   tx: StoreTransaction,
   agent: AgentRecord,
   request: Readonly<Record<string, unknown>>,
-) => Readonly<Record<string, string>> | void;
+) => Promise<Readonly<Record<string, string>> | void>;
 
 /**
  * Agents and their identity: creation with an API key shown once, authentication, the profile,
@@ -88,7 +89,7 @@ export class IdentityService {
    */
   async createAgent(body: CreateAgentBody & Record<string, unknown>): Promise<CreatedAgent> {
     if (RESERVED_NAMES.has(body.name)) throw new ApiError('invalid_request', `name: "${body.name}" is reserved`, 'name');
-    this.assertNameFree(this.store.view, body.name);
+    await this.assertNameFree(this.store.view, body.name);
     const domain = this.config.serviceDomain;
     const agentId = this.random.id('agent');
     const apiKey = `sk_${this.random.secret(API_KEY_LENGTH)}`;
@@ -108,50 +109,50 @@ export class IdentityService {
     const credential = identityCredential({ credentialId, serviceDomain: domain, agentId, handle: agent.handle, validFrom: agent.created_at });
     const jwt = await this.keys.signJws(credential, { typ: 'vc+jwt', kid: issuerKeyId(domain) });
     const extra: Record<string, string> = {};
-    await this.store.transaction((tx) => {
-      this.assertNameFree(tx, body.name);
-      tx.insert(AGENTS, agentId, agent);
-      tx.insert(NAMES, body.name, { agent_id: agentId });
-      tx.insert(KEYS, sha256Hex(apiKey), { agent_id: agentId });
+    await this.store.transaction(async (tx) => {
+      await this.assertNameFree(tx, body.name);
+      await tx.insert(AGENTS, agentId, agent);
+      await tx.insert(NAMES, body.name, { agent_id: agentId });
+      await tx.insert(KEYS, sha256Hex(apiKey), { agent_id: agentId });
       const stored: Credential & { agent_id: string } = { credential_id: credentialId, format: 'vc+jwt', credential, jwt, agent_id: agentId };
-      tx.insert(CREDENTIALS, credentialId, stored, agentId);
-      this.events.append(tx, { type: 'agent.created', agent_id: agentId, data: { handle: agent.handle } });
-      this.events.append(tx, { type: 'credential.issued', agent_id: agentId, data: { credential_id: credentialId, type: 'AgentIdentityCredential' } });
-      for (const hook of this.createdHooks) Object.assign(extra, hook(tx, agent, body));
+      await tx.insert(CREDENTIALS, credentialId, stored, agentId);
+      await this.events.append(tx, { type: 'agent.created', agent_id: agentId, data: { handle: agent.handle } });
+      await this.events.append(tx, { type: 'credential.issued', agent_id: agentId, data: { credential_id: credentialId, type: 'AgentIdentityCredential' } });
+      for (const hook of this.createdHooks) Object.assign(extra, await hook(tx, agent, body));
     });
     return { agent_id: agentId, handle: agent.handle, email: agent.email, ...extra, api_key: apiKey };
   }
 
   /** The agent id an API key belongs to, or undefined. */
-  agentForApiKey(apiKey: string): string | undefined {
+  async agentForApiKey(apiKey: string): Promise<string | undefined> {
     let hash = this.keyHashes.get(apiKey);
     if (hash === undefined) {
       hash = sha256Hex(apiKey);
       if (this.keyHashes.size >= KEY_HASH_MEMO) this.keyHashes.clear();
       this.keyHashes.set(apiKey, hash);
     }
-    return this.store.view.get<{ agent_id: string }>(KEYS, hash)?.agent_id;
+    return (await this.store.view.get<{ agent_id: string }>(KEYS, hash))?.agent_id;
   }
 
   /** The stored agent, for other areas. @throws ApiError 404 not_found */
-  agent(agentId: string): AgentRecord {
-    const agent = this.store.view.get<AgentRecord>(AGENTS, agentId);
+  async agent(agentId: string): Promise<AgentRecord> {
+    const agent = await this.store.view.get<AgentRecord>(AGENTS, agentId);
     if (!agent) throw notFound('agent');
     return agent;
   }
 
   /** The agent a handle (with or without the domain suffix) or name names, if any. */
-  findByHandle(handle: string): AgentRecord | undefined {
+  async findByHandle(handle: string): Promise<AgentRecord | undefined> {
     const lower = handle.toLowerCase();
     const suffix = `.${this.config.serviceDomain}`;
     const name = lower.endsWith(suffix) ? lower.slice(0, -suffix.length) : lower;
-    const entry = this.store.view.get<{ agent_id: string }>(NAMES, name);
+    const entry = await this.store.view.get<{ agent_id: string }>(NAMES, name);
     return entry ? this.store.view.get<AgentRecord>(AGENTS, entry.agent_id) : undefined;
   }
 
-  /** The full profile of the calling agent. */
-  profile(agentId: string): Profile {
-    return this.toProfile(this.agent(agentId));
+  /** The full profile of the calling agent. @throws ApiError 404 not_found */
+  async profile(agentId: string): Promise<Profile> {
+    return this.toProfile(await this.agent(agentId));
   }
 
   /**
@@ -160,8 +161,8 @@ export class IdentityService {
    */
   async updateProfile(agentId: string, body: UpdateProfileBody): Promise<Profile> {
     const changed = Object.keys(body).filter((key) => (body as Record<string, unknown>)[key] !== undefined);
-    const updated = await this.store.transaction((tx) => {
-      const current = tx.get<AgentRecord>(AGENTS, agentId);
+    const updated = await this.store.transaction(async (tx) => {
+      const current = await tx.get<AgentRecord>(AGENTS, agentId);
       if (!current) throw notFound('agent');
       if (changed.length === 0) return current;
       const next: AgentRecord = {
@@ -170,24 +171,24 @@ export class IdentityService {
         ...(body.bio === undefined ? {} : { bio: body.bio }),
         ...(body.avatar_url === undefined ? {} : { avatar_url: body.avatar_url }),
       };
-      tx.update(AGENTS, agentId, next);
-      this.events.append(tx, { type: 'agent.updated', agent_id: agentId, data: { fields: changed } });
+      await tx.update(AGENTS, agentId, next);
+      await this.events.append(tx, { type: 'agent.updated', agent_id: agentId, data: { fields: changed } });
       return next;
     });
     return this.toProfile(updated);
   }
 
   /** The public profile of any agent, without email. @throws ApiError 404 not_found */
-  publicProfile(handle: string): PublicProfile {
-    const agent = this.findByHandle(handle);
+  async publicProfile(handle: string): Promise<PublicProfile> {
+    const agent = await this.findByHandle(handle);
     if (!agent) throw notFound('agent');
-    const { email: _email, ...rest } = this.toProfile(agent);
+    const { email: _email, ...rest } = await this.toProfile(agent);
     return rest;
   }
 
   /** The calling agent's credentials, oldest first. */
-  credentials(agentId: string): CredentialList {
-    const rows = this.store.view.page<Credential & { agent_id: string }>(CREDENTIALS, { partition: agentId, limit: Number.MAX_SAFE_INTEGER });
+  async credentials(agentId: string): Promise<CredentialList> {
+    const rows = await this.store.view.page<Credential & { agent_id: string }>(CREDENTIALS, { partition: agentId, limit: Number.MAX_SAFE_INTEGER });
     return {
       credentials: rows.items.reverse().map(({ record: { agent_id: _owner, ...credential } }) => credential),
     };
@@ -208,17 +209,21 @@ export class IdentityService {
   }
 
   /** Adds to an agent's activity counters inside a transaction (reputation input). */
-  recordActivity(tx: StoreTransaction, agentId: string, kind: keyof ActivityCounters, amount = 1): void {
-    const current = tx.get<ActivityCounters>(ACTIVITY, agentId);
+  async recordActivity(tx: StoreTransaction, agentId: string, kind: keyof ActivityCounters, amount = 1): Promise<void> {
+    const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
     const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
-    if (current) tx.update(ACTIVITY, agentId, next);
-    else tx.insert(ACTIVITY, agentId, next);
+    if (current) await tx.update(ACTIVITY, agentId, next);
+    else await tx.insert(ACTIVITY, agentId, next);
   }
 
-  private toProfile(agent: AgentRecord): Profile {
+  private async toProfile(agent: AgentRecord): Promise<Profile> {
+    const [counters, credentialCount] = await Promise.all([
+      this.store.view.get<ActivityCounters>(ACTIVITY, agent.agent_id),
+      this.store.view.count(CREDENTIALS, agent.agent_id),
+    ]);
     const reputation = computeReputation({
-      counters: this.store.view.get<ActivityCounters>(ACTIVITY, agent.agent_id) ?? {},
-      hasIdentityCredential: this.store.view.count(CREDENTIALS, agent.agent_id) > 0,
+      counters: counters ?? {},
+      hasIdentityCredential: credentialCount > 0,
       profile: { display_name: agent.display_name, bio: agent.bio, avatar_url: agent.avatar_url, default_display_name: agent.name },
       createdMs: agent.created_ms,
       nowMs: this.clock.now(),
@@ -235,7 +240,7 @@ export class IdentityService {
     };
   }
 
-  private assertNameFree(view: { get<T>(collection: string, id: string): T | undefined }, name: string): void {
-    if (view.get(NAMES, name)) throw new ApiError('already_exists', `an agent named "${name}" already exists`, 'name');
+  private async assertNameFree(view: StoreView, name: string): Promise<void> {
+    if (await view.get(NAMES, name)) throw new ApiError('already_exists', `an agent named "${name}" already exists`, 'name');
   }
 }

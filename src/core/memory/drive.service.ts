@@ -70,7 +70,7 @@ export class DriveService {
     await file.received(blob.sha256);
     const kind = documentKindOf(name, file.contentType);
     const chunks = kind ? await this.indexText(kind, blob) : [];
-    return this.store.transaction((tx) => {
+    return this.store.transaction(async (tx) => {
       const fileId = this.random.id('file');
       const record: FileRecord = {
         file_id: fileId,
@@ -83,38 +83,41 @@ export class DriveService {
         chunks: chunks.length,
         created_at: toIso(this.clock.now()),
       };
-      tx.insert(FILES, fileId, record, agentId);
-      this.events.append(tx, { type: 'file.uploaded', agent_id: agentId, data: { file_id: fileId, name, size: blob.size } });
-      chunks.forEach((chunk, index) => {
+      await tx.insert(FILES, fileId, record, agentId);
+      await this.events.append(tx, { type: 'file.uploaded', agent_id: agentId, data: { file_id: fileId, name, size: blob.size } });
+      for (const [index, chunk] of chunks.entries()) {
         const metadata = { source: 'file', file_id: fileId, file_name: name, chunk_index: String(index) };
-        this.memories.insert(tx, agentId, { ...chunk, metadata }, { event: false });
-      });
-      if (chunks.length > 0) this.events.append(tx, { type: 'file.indexed', agent_id: agentId, data: { file_id: fileId, chunks: chunks.length } });
+        await this.memories.insert(tx, agentId, { ...chunk, metadata }, { event: false });
+      }
+      if (chunks.length > 0) await this.events.append(tx, { type: 'file.indexed', agent_id: agentId, data: { file_id: fileId, chunks: chunks.length } });
       return this.toFile(record);
     });
   }
 
   /** The agent's files, newest first. @throws ApiError 400 invalid_request (bad cursor) */
-  list(agentId: string, query: z.output<typeof ListFilesQuery>): FileList {
+  async list(agentId: string, query: z.output<typeof ListFilesQuery>): Promise<FileList> {
     const before = query.cursor === undefined ? undefined : decodeCursor(FILES, query.cursor);
-    const page = this.store.view.page<FileRecord>(FILES, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
+    const [page, total] = await Promise.all([
+      this.store.view.page<FileRecord>(FILES, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) }),
+      this.store.view.count(FILES, agentId),
+    ]);
     const last = page.items[page.items.length - 1];
     return {
       files: page.items.map((item) => this.toFile(item.record)),
       next_cursor: page.hasMore && last ? encodeCursor(FILES, last.position) : null,
-      total: this.store.view.count(FILES, agentId),
+      total,
     };
   }
 
   /** A file as the API answers it, read in `view` (a transaction's, for events), or undefined. */
-  fileOf(view: StoreView, fileId: string): FileObject | undefined {
-    const record = view.get<FileRecord>(FILES, fileId);
+  async fileOf(view: StoreView, fileId: string): Promise<FileObject | undefined> {
+    const record = await view.get<FileRecord>(FILES, fileId);
     return record && this.toFile(record);
   }
 
   /** The bytes of one of the agent's files. @throws ApiError 404 not_found (unknown, or another agent's) */
-  download(agentId: string, fileId: string): BinaryBody {
-    const record = this.store.view.get<FileRecord>(FILES, fileId);
+  async download(agentId: string, fileId: string): Promise<BinaryBody> {
+    const record = await this.store.view.get<FileRecord>(FILES, fileId);
     if (!record || record.agent_id !== agentId || !this.blobs.has(record.sha256)) throw notFound('file');
     return {
       kind: 'binary',

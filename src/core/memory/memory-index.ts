@@ -91,6 +91,8 @@ export class AgentIndex {
 export class MemoryIndexes {
   private readonly ready = new Map<string, AgentIndex>();
   private readonly building = new Map<string, Promise<AgentIndex>>();
+  /** Per build under way, the committed changes of its agent that arrived while it read the store. */
+  private readonly journals = new Set<{ agentId: string; changes: Array<(index: AgentIndex) => void> }>();
   private generation = 0;
 
   constructor(
@@ -116,11 +118,18 @@ export class MemoryIndexes {
   /** Applies a committed new memory to a built index (an unbuilt one will read it from the store). */
   added(agentId: string, id: string, vector: Float32Array, metadata: Metadata): void {
     this.ready.get(agentId)?.add(id, vector, metadata);
+    this.journal(agentId, (index) => index.add(id, vector, metadata));
   }
 
   /** Applies a committed deletion to a built index. */
   removed(agentId: string, id: string, metadata: Metadata): void {
     this.ready.get(agentId)?.remove(id, metadata);
+    this.journal(agentId, (index) => index.remove(id, metadata));
+  }
+
+  /** Keeps a committed change for the builds of the agent's index that are reading the store. */
+  private journal(agentId: string, change: (index: AgentIndex) => void): void {
+    for (const journal of this.journals) if (journal.agentId === agentId) journal.changes.push(change);
   }
 
   /** Forgets every index (after a restore replaced the store); they are rebuilt on next use. */
@@ -133,16 +142,29 @@ export class MemoryIndexes {
   /**
    * Reads the agent's memories into a new index and publishes it. Memories whose vector is
    * missing, unreadable or of another model are embedded again (once per build), then the
-   * memories are read afresh: from that read to publishing nothing awaits, so no commit can fall
-   * between the read and the updates that follow it.
+   * memories are read afresh. The changes committed while the read is under way are journalled
+   * and applied to the new index before it is published (adding twice and removing an absent
+   * memory change nothing), and from the read's answer to publishing nothing awaits, so no commit
+   * is lost between the read and the updates that follow it. A restore during the read starts over.
    */
   private async build(agentId: string): Promise<AgentIndex> {
     const model = this.embedder.model;
     for (let reembedded = false; ; ) {
       const generation = this.generation;
+      const journal = { agentId, changes: [] as Array<(index: AgentIndex) => void> };
+      this.journals.add(journal);
+      let rows: Array<{ record: MemoryRecord }>;
+      try {
+        rows = (await this.store.view.page<MemoryRecord>(MEMORIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER })).items;
+      } finally {
+        this.journals.delete(journal);
+      }
+      if (generation !== this.generation) {
+        reembedded = false;
+        continue;
+      }
       const index = new AgentIndex(this.factory);
       const stale: MemoryRecord[] = [];
-      const rows = this.store.view.page<MemoryRecord>(MEMORIES, { partition: agentId, limit: Number.MAX_SAFE_INTEGER }).items;
       for (let i = rows.length - 1; i >= 0; i--) {
         const record = rows[i]!.record;
         const vector = record.embedding_model === model && typeof record.vector === 'string' ? decodeVector(record.vector) : undefined;
@@ -150,6 +172,7 @@ export class MemoryIndexes {
         else stale.push(record);
       }
       if (stale.length === 0 || reembedded) {
+        for (const change of journal.changes) change(index);
         this.ready.set(agentId, index);
         return index;
       }
@@ -165,11 +188,11 @@ export class MemoryIndexes {
     for (let start = 0; start < stale.length; start += REEMBED_BATCH) {
       const batch = stale.slice(start, start + REEMBED_BATCH);
       const vectors = await embedNormalized(this.embedder, batch.map((record) => record.content));
-      await this.store.transaction((tx) => {
-        batch.forEach((record, i) => {
-          const current = tx.get<MemoryRecord>(MEMORIES, record.memory_id);
-          if (current && current.content === record.content) tx.update(MEMORIES, record.memory_id, { ...current, embedding_model: model, vector: encodeVector(vectors[i]!) });
-        });
+      await this.store.transaction(async (tx) => {
+        for (const [i, record] of batch.entries()) {
+          const current = await tx.get<MemoryRecord>(MEMORIES, record.memory_id);
+          if (current && current.content === record.content) await tx.update(MEMORIES, record.memory_id, { ...current, embedding_model: model, vector: encodeVector(vectors[i]!) });
+        }
       });
     }
   }

@@ -47,7 +47,7 @@ export class MemoryService {
     const max = this.config.maxContentTokens;
     if (exceedsTokens(this.tokenizer, body.content, max)) throw new ApiError('content_too_long', `content: must be at most ${max} tokens (cl100k_base)`, 'content');
     const [vector] = await this.embed([body.content]);
-    return this.store.transaction((tx) => this.insert(tx, agentId, { content: body.content, metadata: body.metadata ?? {}, vector: vector! }, { event: true }));
+    return this.store.transaction(async (tx) => this.insert(tx, agentId, { content: body.content, metadata: body.metadata ?? {}, vector: vector! }, { event: true }));
   }
 
   /**
@@ -61,8 +61,10 @@ export class MemoryService {
     const [query] = await this.embed([body.query]);
     const index = await this.indexes.forAgent(agentId);
     const memories: SearchMemoriesResult['memories'] = [];
-    for (const hit of index.search(query!, body.limit, body.metadata_filter)) {
-      const record = this.store.view.get<MemoryRecord>(MEMORIES, hit.id);
+    const hits = index.search(query!, body.limit, body.metadata_filter);
+    const records = await Promise.all(hits.map((hit) => this.store.view.get<MemoryRecord>(MEMORIES, hit.id)));
+    for (const [i, hit] of hits.entries()) {
+      const record = records[i];
       // A deletion committed a moment ago may not have reached the index yet.
       if (!record || record.agent_id !== agentId) continue;
       memories.push({ id: record.memory_id, content: record.content, score: scoreOf(this.embedder.score ? this.embedder.score(hit.similarity) : hit.similarity), metadata: { ...record.metadata }, created_at: record.created_at });
@@ -75,11 +77,11 @@ export class MemoryService {
    * @throws ApiError 404 not_found (unknown, or another agent's)
    */
   async delete(agentId: string, memoryId: string): Promise<void> {
-    await this.store.transaction((tx) => {
-      const record = tx.get<MemoryRecord>(MEMORIES, memoryId);
+    await this.store.transaction(async (tx) => {
+      const record = await tx.get<MemoryRecord>(MEMORIES, memoryId);
       if (!record || record.agent_id !== agentId) throw notFound('memory');
-      tx.remove(MEMORIES, memoryId);
-      this.events.append(tx, { type: 'memory.deleted', agent_id: agentId, data: { memory_id: memoryId } });
+      await tx.remove(MEMORIES, memoryId);
+      await this.events.append(tx, { type: 'memory.deleted', agent_id: agentId, data: { memory_id: memoryId } });
       tx.afterCommit(() => this.indexes.removed(agentId, memoryId, record.metadata));
     });
   }
@@ -93,7 +95,7 @@ export class MemoryService {
    * Writes a prepared memory inside the caller's transaction (the drive adds a file's chunks in
    * the transaction that records the file). `event` appends `memory.created`.
    */
-  insert(tx: StoreTransaction, agentId: string, memory: PreparedMemory, options: { event: boolean }): CreatedMemory {
+  async insert(tx: StoreTransaction, agentId: string, memory: PreparedMemory, options: { event: boolean }): Promise<CreatedMemory> {
     const memoryId = this.random.id('memory');
     const createdAt = toIso(this.clock.now());
     const record: MemoryRecord = {
@@ -105,8 +107,8 @@ export class MemoryService {
       embedding_model: this.embedder.model,
       vector: encodeVector(memory.vector),
     };
-    tx.insert(MEMORIES, memoryId, record, agentId);
-    if (options.event) this.events.append(tx, { type: 'memory.created', agent_id: agentId, data: { memory_id: memoryId } });
+    await tx.insert(MEMORIES, memoryId, record, agentId);
+    if (options.event) await this.events.append(tx, { type: 'memory.created', agent_id: agentId, data: { memory_id: memoryId } });
     tx.afterCommit(() => this.indexes.added(agentId, memoryId, memory.vector, record.metadata));
     return { memory_id: memoryId, created_at: createdAt };
   }

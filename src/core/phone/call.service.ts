@@ -60,16 +60,17 @@ export class CallService {
    * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number)
    */
   async place(agentId: string, body: PlaceCallBody, signal?: AbortSignal): Promise<PlacedCall> {
-    const to = this.lines.recipient(this.store.view, agentId, body.to);
+    const to = await this.lines.recipient(this.store.view, agentId, body.to);
     const callId = this.random.id('call');
     const nowMs = this.clock.now();
     const flow = body.script !== undefined ? { script: body.script } : { twiml_url: body.twiml_url! };
-    const { record, live } = await this.store.transaction((tx) => {
+    const { record, live } = await this.store.transaction(async (tx) => {
+      const from = (await this.lines.line(tx, agentId)).phone_number;
       const record: StoredCall = {
         call_id: callId,
         owner: agentId,
         to,
-        from: this.lines.line(tx, agentId).phone_number,
+        from,
         status: 'initiated',
         created_at: toIso(nowMs),
         duration_seconds: null,
@@ -80,10 +81,10 @@ export class CallService {
         answered_ms: null,
         redirects: 0,
       };
-      tx.insert(CALLS, callId, record, agentId);
-      this.events.append(tx, { type: 'call.status_changed', agent_id: agentId, data: { ...callView(record, nowMs) } });
-      const plan = this.telephony.planCall(tx, this.carrierCall(record));
-      if (plan) this.schedule(tx, plan.ringing_at_ms, { step: 'ringing', call_id: callId, answers_at_ms: plan.answers_at_ms, refusal: plan.refusal });
+      await tx.insert(CALLS, callId, record, agentId);
+      await this.events.append(tx, { type: 'call.status_changed', agent_id: agentId, data: { ...callView(record, nowMs) } });
+      const plan = await this.telephony.planCall(tx, this.carrierCall(record));
+      if (plan) await this.schedule(tx, plan.ringing_at_ms, { step: 'ringing', call_id: callId, answers_at_ms: plan.answers_at_ms, refusal: plan.refusal });
       return { record, live: plan === null };
     });
     // As for SMS: the carrier is called once the call is durable, never inside a durable unit.
@@ -92,16 +93,16 @@ export class CallService {
   }
 
   /** One of the agent's calls. @throws ApiError 404 not_found (unknown or another agent's) */
-  get(agentId: string, callId: string): Call {
-    const record = this.store.view.get<StoredCall>(CALLS, callId);
+  async get(agentId: string, callId: string): Promise<Call> {
+    const record = await this.store.view.get<StoredCall>(CALLS, callId);
     if (!record || record.owner !== agentId) throw notFound('call');
     return callView(record, this.clock.now());
   }
 
   /** The agent's calls, newest first. @throws ApiError 400 invalid_request (cursor) */
-  list(agentId: string, query: PhoneListQuery): CallList {
+  async list(agentId: string, query: PhoneListQuery): Promise<CallList> {
     const before = query.cursor === undefined ? undefined : decodeCursor('phone.calls', query.cursor);
-    const page = this.store.view.page<StoredCall>(CALLS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
+    const page = await this.store.view.page<StoredCall>(CALLS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
     const last = page.items[page.items.length - 1];
     const nowMs = this.clock.now();
     return { calls: page.items.map(({ record }) => callView(record, nowMs)), next_cursor: page.hasMore && last ? encodeCursor('phone.calls', last.position) : null };
@@ -111,24 +112,24 @@ export class CallService {
   async step(job: Job): Promise<void> {
     const step = job.data as unknown as CallStep;
     if (step.step === 'fetch') return this.fetchFlow(step);
-    await this.store.transaction((tx) => {
-      const record = tx.get<StoredCall>(CALLS, step.call_id);
+    await this.store.transaction(async (tx) => {
+      const record = await tx.get<StoredCall>(CALLS, step.call_id);
       if (!record || TERMINAL.has(record.status)) return;
       const nowMs = this.clock.now();
       switch (step.step) {
         case 'ringing':
-          this.update(tx, { ...record, status: 'ringing' });
-          this.schedule(tx, step.answers_at_ms, { step: 'answer', call_id: record.call_id, refusal: step.refusal });
+          await this.update(tx, { ...record, status: 'ringing' });
+          await this.schedule(tx, step.answers_at_ms, { step: 'answer', call_id: record.call_id, refusal: step.refusal });
           return;
         case 'answer':
           if (step.refusal !== null) {
-            this.finish(tx, record, 'failed', step.refusal);
+            await this.finish(tx, record, 'failed', step.refusal);
             return;
           }
-          this.answer(tx, record, nowMs);
+          await this.answer(tx, record, nowMs);
           return;
         case 'end':
-          this.finish(tx, record, step.status, step.failure_reason);
+          await this.finish(tx, record, step.status, step.failure_reason);
           return;
       }
     });
@@ -136,38 +137,38 @@ export class CallService {
 
   /** Applies a real carrier's report about the call it knows as `carrierId`. */
   async report(carrierId: string, status: CarrierCallStatus, details: { duration_seconds?: number; failure_reason?: string }): Promise<void> {
-    await this.store.transaction((tx) => {
-      const ref = tx.get<CarrierRef>(CARRIER_REFS, carrierId);
-      if (ref === undefined) holdEarlyReport(tx, carrierId, { status, error_code: null, ...details }, this.clock.now());
-      else if (ref.kind === 'call') this.applyReport(tx, ref.id, status, details);
+    await this.store.transaction(async (tx) => {
+      const ref = await tx.get<CarrierRef>(CARRIER_REFS, carrierId);
+      if (ref === undefined) await holdEarlyReport(tx, carrierId, { status, error_code: null, ...details }, this.clock.now());
+      else if (ref.kind === 'call') await this.applyReport(tx, ref.id, status, details);
     });
   }
 
   /** Moves a call forward by a real carrier's report (a report that is not forward is ignored). */
-  private applyReport(tx: StoreTransaction, callId: string, status: CarrierCallStatus, details: { duration_seconds?: number; failure_reason?: string }): void {
-    const record = tx.get<StoredCall>(CALLS, callId);
+  private async applyReport(tx: StoreTransaction, callId: string, status: CarrierCallStatus, details: { duration_seconds?: number; failure_reason?: string }): Promise<void> {
+    const record = await tx.get<StoredCall>(CALLS, callId);
     if (!record || RANK[status] <= RANK[record.status]) return;
     const nowMs = this.clock.now();
-    if (status === 'ringing') this.update(tx, { ...record, status });
+    if (status === 'ringing') await this.update(tx, { ...record, status });
     else if (status === 'in-progress') {
       const transcript = 'script' in record.flow ? [{ at: toIso(nowMs), at_ms: nowMs, text: record.flow.script }] : [];
-      this.update(tx, { ...record, status, answered_ms: nowMs, transcript });
+      await this.update(tx, { ...record, status, answered_ms: nowMs, transcript });
     } else {
-      this.finish(tx, record, status, status === 'failed' ? (details.failure_reason ?? 'failed') : null, details.duration_seconds);
+      await this.finish(tx, record, status, status === 'failed' ? (details.failure_reason ?? 'failed') : null, details.duration_seconds);
     }
   }
 
   /** Answers a call: `in-progress`, then the script's end, or the TwiML fetch, on the clock. */
-  private answer(tx: StoreTransaction, record: StoredCall, nowMs: number): void {
+  private async answer(tx: StoreTransaction, record: StoredCall, nowMs: number): Promise<void> {
     if ('script' in record.flow) {
       const line = { at: toIso(nowMs), at_ms: nowMs, text: record.flow.script };
-      this.update(tx, { ...record, status: 'in-progress', answered_ms: nowMs, transcript: [line] });
+      await this.update(tx, { ...record, status: 'in-progress', answered_ms: nowMs, transcript: [line] });
       const endsAt = nowMs + Math.min(speechSeconds(record.flow.script, this.config.wordsPerMinute), this.config.maxCallSeconds) * 1000;
-      this.schedule(tx, endsAt, { step: 'end', call_id: record.call_id, status: 'completed', failure_reason: null });
+      await this.schedule(tx, endsAt, { step: 'end', call_id: record.call_id, status: 'completed', failure_reason: null });
       return;
     }
-    this.update(tx, { ...record, status: 'in-progress', answered_ms: nowMs });
-    this.schedule(tx, nowMs, { step: 'fetch', call_id: record.call_id, url: record.flow.twiml_url, method: 'POST', redirects: 0 });
+    await this.update(tx, { ...record, status: 'in-progress', answered_ms: nowMs });
+    await this.schedule(tx, nowMs, { step: 'fetch', call_id: record.call_id, url: record.flow.twiml_url, method: 'POST', redirects: 0 });
   }
 
   /**
@@ -176,21 +177,21 @@ export class CallService {
    * `maxRedirects`; past that the call ends as if the document had), or the end of the call.
    */
   private async fetchFlow(step: Extract<CallStep, { step: 'fetch' }>): Promise<void> {
-    const current = this.store.view.get<StoredCall>(CALLS, step.call_id);
+    const current = await this.store.view.get<StoredCall>(CALLS, step.call_id);
     if (!current || current.status !== 'in-progress') return;
     const fetched = await this.twiml.fetch(step.url, step.method, current);
-    await this.store.transaction((tx) => {
-      const record = tx.get<StoredCall>(CALLS, step.call_id);
+    await this.store.transaction(async (tx) => {
+      const record = await tx.get<StoredCall>(CALLS, step.call_id);
       if (!record || record.status !== 'in-progress') return;
       const nowMs = this.clock.now();
       if (!fetched.ok) {
-        this.finish(tx, record, 'failed', fetched.reason);
+        await this.finish(tx, record, 'failed', fetched.reason);
         return;
       }
       const elapsedSeconds = (nowMs - (record.answered_ms ?? nowMs)) / 1000;
       const run = runTwiml(fetched.verbs, this.config.wordsPerMinute, Math.max(0, this.config.maxCallSeconds - elapsedSeconds));
       const lines = run.said.map(({ offset, text }) => ({ at: toIso(nowMs + offset * 1000), at_ms: nowMs + offset * 1000, text }));
-      tx.update<StoredCall>(CALLS, record.call_id, { ...record, transcript: [...record.transcript, ...lines], redirects: step.redirects });
+      await tx.update<StoredCall>(CALLS, record.call_id, { ...record, transcript: [...record.transcript, ...lines], redirects: step.redirects });
       const at = nowMs + run.end.offset * 1000;
       const end = (status: 'completed' | 'failed', reason: string | null) =>
         this.schedule(tx, at, { step: 'end', call_id: record.call_id, status, failure_reason: reason });
@@ -198,16 +199,16 @@ export class CallService {
         case 'end':
         case 'hangup':
         case 'limit':
-          end('completed', null);
+          await end('completed', null);
           return;
         case 'reject':
-          end('failed', run.end.reason);
+          await end('failed', run.end.reason);
           return;
         case 'redirect': {
           if (step.redirects >= this.config.maxRedirects) return end('completed', null);
           const next = resolveUrl(run.end.url, step.url);
           if (next === undefined) return end('failed', 'twiml_invalid');
-          this.schedule(tx, at, { step: 'fetch', call_id: record.call_id, url: next, method: run.end.method, redirects: step.redirects + 1 });
+          await this.schedule(tx, at, { step: 'fetch', call_id: record.call_id, url: next, method: run.end.method, redirects: step.redirects + 1 });
           return;
         }
       }
@@ -222,36 +223,36 @@ export class CallService {
     } catch (error) {
       outcome = { refusal: error instanceof CarrierRefusal ? `carrier_error_${error.code}` : 'carrier_unavailable' };
     }
-    return this.store.transaction((tx) => {
-      const current = tx.get<StoredCall>(CALLS, record.call_id)!;
+    return this.store.transaction(async (tx) => {
+      const current = (await tx.get<StoredCall>(CALLS, record.call_id))!;
       if ('carrier_id' in outcome) {
-        if (!tx.get(CARRIER_REFS, outcome.carrier_id)) tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'call', id: record.call_id });
-        for (const { status, error_code: _none, ...details } of takeEarlyReports(tx, outcome.carrier_id)) {
-          this.applyReport(tx, record.call_id, status as CarrierCallStatus, details);
+        if (!(await tx.get(CARRIER_REFS, outcome.carrier_id))) await tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'call', id: record.call_id });
+        for (const { status, error_code: _none, ...details } of await takeEarlyReports(tx, outcome.carrier_id)) {
+          await this.applyReport(tx, record.call_id, status as CarrierCallStatus, details);
         }
-        return tx.get<StoredCall>(CALLS, record.call_id)!;
+        return (await tx.get<StoredCall>(CALLS, record.call_id))!;
       }
       return this.finish(tx, current, 'failed', outcome.refusal);
     });
   }
 
   /** Ends a call: its status, end time, duration (from the answer, 0 when never answered) and reason. */
-  private finish(tx: StoreTransaction, record: StoredCall, status: 'completed' | 'failed', reason: string | null, carrierDuration?: number): StoredCall {
+  private async finish(tx: StoreTransaction, record: StoredCall, status: 'completed' | 'failed', reason: string | null, carrierDuration?: number): Promise<StoredCall> {
     const nowMs = this.clock.now();
     const duration = carrierDuration ?? (record.answered_ms === null ? 0 : Math.round((nowMs - record.answered_ms) / 1000));
-    const next = this.update(tx, { ...record, status, ended_at: toIso(nowMs), duration_seconds: duration, failure_reason: status === 'failed' ? reason : null });
-    if (status === 'completed') this.identity.recordActivity(tx, record.owner, 'messages_sent');
+    const next = await this.update(tx, { ...record, status, ended_at: toIso(nowMs), duration_seconds: duration, failure_reason: status === 'failed' ? reason : null });
+    if (status === 'completed') await this.identity.recordActivity(tx, record.owner, 'messages_sent');
     return next;
   }
 
-  private update(tx: StoreTransaction, record: StoredCall): StoredCall {
-    tx.update(CALLS, record.call_id, record);
-    this.events.append(tx, { type: 'call.status_changed', agent_id: record.owner, data: { ...callView(record, this.clock.now()) } });
+  private async update(tx: StoreTransaction, record: StoredCall): Promise<StoredCall> {
+    await tx.update(CALLS, record.call_id, record);
+    await this.events.append(tx, { type: 'call.status_changed', agent_id: record.owner, data: { ...callView(record, this.clock.now()) } });
     return record;
   }
 
-  private schedule(tx: StoreTransaction, atMs: number, step: CallStep): void {
-    this.scheduler.schedule(tx, atMs, CALL_STEP_JOB, { ...step });
+  private async schedule(tx: StoreTransaction, atMs: number, step: CallStep): Promise<void> {
+    await this.scheduler.schedule(tx, atMs, CALL_STEP_JOB, { ...step });
   }
 
   private carrierCall(record: StoredCall): CarrierCall {

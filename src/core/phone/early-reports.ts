@@ -28,21 +28,21 @@ interface EarlyReports {
  * until {@link takeEarlyReports} applies it, or an hour of service time passes (a report for a
  * message that is not ours is dropped then).
  */
-export function holdEarlyReport(tx: StoreTransaction, carrierId: string, report: CarrierReport, nowMs: number): void {
-  const held = tx.get<EarlyReports>(EARLY_REPORTS, carrierId);
-  if (held) tx.update<EarlyReports>(EARLY_REPORTS, carrierId, { ...held, reports: [...held.reports, report] });
-  else tx.insert<EarlyReports>(EARLY_REPORTS, carrierId, { carrier_id: carrierId, first_ms: nowMs, reports: [report] }, PARTITION);
-  const oldest = tx.page<EarlyReports>(EARLY_REPORTS, { partition: PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE }).items;
+export async function holdEarlyReport(tx: StoreTransaction, carrierId: string, report: CarrierReport, nowMs: number): Promise<void> {
+  const held = await tx.get<EarlyReports>(EARLY_REPORTS, carrierId);
+  if (held) await tx.update<EarlyReports>(EARLY_REPORTS, carrierId, { ...held, reports: [...held.reports, report] });
+  else await tx.insert<EarlyReports>(EARLY_REPORTS, carrierId, { carrier_id: carrierId, first_ms: nowMs, reports: [report] }, PARTITION);
+  const oldest = (await tx.page<EarlyReports>(EARLY_REPORTS, { partition: PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE })).items;
   for (const { record } of oldest) {
     if (nowMs < record.first_ms + EARLY_REPORT_TTL_MS) break;
-    tx.remove(EARLY_REPORTS, record.carrier_id);
+    await tx.remove(EARLY_REPORTS, record.carrier_id);
   }
 }
 
 /** The reports held for `carrierId`, in arrival order, removed from the store. */
-export function takeEarlyReports(tx: StoreTransaction, carrierId: string): CarrierReport[] {
-  const held = tx.get<EarlyReports>(EARLY_REPORTS, carrierId);
+export async function takeEarlyReports(tx: StoreTransaction, carrierId: string): Promise<CarrierReport[]> {
+  const held = await tx.get<EarlyReports>(EARLY_REPORTS, carrierId);
   if (!held) return [];
-  tx.remove(EARLY_REPORTS, carrierId);
+  await tx.remove(EARLY_REPORTS, carrierId);
   return held.reports;
 }

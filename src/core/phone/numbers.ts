@@ -33,10 +33,11 @@ const MAX_DRAWS = 3000;
  * Draws a mobile number of `country` from a digit source: the digits after a prefix of the
  * country's example mobile number are random (first only its leading digit is kept, then three
  * digits, then all but four, for plans where few prefixes are mobile), until libphonenumber-js
- * finds the number valid, of that country and mobile, and `taken` says it is free.
- * @throws RangeError for an unsupported country or when no free number was found
+ * finds the number valid, of that country and mobile, and `taken` says it is free (`taken` may
+ * ask the store, so the draw answers a promise; the digits drawn are the same either way).
+ * @throws RangeError for an unsupported country or when no free number was found (as a rejection)
  */
-export function drawPhoneNumber(country: string, nextDigit: () => number, taken: (e164: string) => boolean): string {
+export async function drawPhoneNumber(country: string, nextDigit: () => number, taken: (e164: string) => boolean | Promise<boolean>): Promise<string> {
   if (!isPhoneCountry(country)) throw new RangeError(`no numbers for country ${country}`);
   const example = getExampleNumber(country as CountryCode, examples)!;
   const national = example.nationalNumber;
@@ -50,7 +51,7 @@ export function drawPhoneNumber(country: string, nextDigit: () => number, taken:
     if (!parsed || !parsed.isValid() || parsed.country !== country || parsed.number !== candidate) continue;
     const type = parsed.getType();
     if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') continue;
-    if (!taken(candidate)) return candidate;
+    if (!(await taken(candidate))) return candidate;
   }
   throw new RangeError(`no free number found for ${country}`);
 }

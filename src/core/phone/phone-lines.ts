@@ -22,45 +22,45 @@ export class PhoneLines {
   ) {}
 
   /** Draws and records a number for a new agent inside its creation transaction. */
-  assign(tx: StoreTransaction, agentId: string, country: string = DEFAULT_PHONE_COUNTRY): PhoneLine {
+  async assign(tx: StoreTransaction, agentId: string, country: string = DEFAULT_PHONE_COUNTRY): Promise<PhoneLine> {
     let number: string;
     try {
-      number = drawPhoneNumber(country, digitSource((n) => this.random.bytes(n)), (candidate) => tx.get(NUMBERS, candidate) !== undefined);
+      number = await drawPhoneNumber(country, digitSource((n) => this.random.bytes(n)), async (candidate) => (await tx.get(NUMBERS, candidate)) !== undefined);
     } catch {
       throw new ApiError('invalid_request', `phone_country: no number could be drawn for ${country}`, 'phone_country');
     }
     const line: PhoneLine = { agent_id: agentId, phone_number: number, country };
-    tx.insert(NUMBERS, number, { agent_id: agentId });
-    tx.insert(LINES, agentId, line);
+    await tx.insert(NUMBERS, number, { agent_id: agentId });
+    await tx.insert(LINES, agentId, line);
     return line;
   }
 
   /** The agent's line. @throws ApiError 404 not_found (an agent made before the phone area existed) */
-  line(view: StoreView, agentId: string): PhoneLine {
-    const line = view.get<PhoneLine>(LINES, agentId);
+  async line(view: StoreView, agentId: string): Promise<PhoneLine> {
+    const line = await view.get<PhoneLine>(LINES, agentId);
     if (!line) throw notFound('phone number');
     return line;
   }
 
   /** `GET /v1/phone`. */
-  info(agentId: string): PhoneNumberInfo {
-    const line = this.line(this.store.view, agentId);
+  async info(agentId: string): Promise<PhoneNumberInfo> {
+    const line = await this.line(this.store.view, agentId);
     return { phone_number: line.phone_number, country: line.country, capabilities: { sms: true, voice: true, mms: false } };
   }
 
   /** The agent a number belongs to, if any. */
-  ownerOf(view: StoreView, number: string): string | undefined {
-    return view.get<{ agent_id: string }>(NUMBERS, number)?.agent_id;
+  async ownerOf(view: StoreView, number: string): Promise<string | undefined> {
+    return (await view.get<{ agent_id: string }>(NUMBERS, number))?.agent_id;
   }
 
   /**
    * A recipient number in canonical E.164, not the caller's own, nor Twilio's invalid test number.
    * @throws ApiError 400 invalid_recipient (param `to`)
    */
-  recipient(view: StoreView, agentId: string, to: string): string {
+  async recipient(view: StoreView, agentId: string, to: string): Promise<string> {
     const parsed = parseE164(to);
     if (!parsed) throw new ApiError('invalid_recipient', `to: expected an E.164 number such as +14155552671, got "${to.slice(0, 64)}"`, 'to');
-    if (parsed.number === this.line(view, agentId).phone_number) throw new ApiError('invalid_recipient', 'to: that is your own number', 'to');
+    if (parsed.number === (await this.line(view, agentId)).phone_number) throw new ApiError('invalid_recipient', 'to: that is your own number', 'to');
     if (parsed.number === TEST_NUMBERS.invalid) throw new ApiError('invalid_recipient', `to: ${parsed.number} is not a valid phone number (Twilio test number)`, 'to');
     return parsed.number;
   }

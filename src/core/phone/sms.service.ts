@@ -56,16 +56,17 @@ export class SmsService {
    * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number)
    */
   async send(agentId: string, body: SendSmsBody, signal?: AbortSignal): Promise<SmsMessage> {
-    const to = this.lines.recipient(this.store.view, agentId, body.to);
+    const to = await this.lines.recipient(this.store.view, agentId, body.to);
     const { encoding, num_segments } = smsSegments(body.body);
     const messageId = this.random.id('sms');
     const now = toIso(this.clock.now());
-    const { record, live } = await this.store.transaction((tx) => {
+    const { record, live } = await this.store.transaction(async (tx) => {
+      const from = (await this.lines.line(tx, agentId)).phone_number;
       const record: StoredSms = {
         message_id: messageId,
         owner: agentId,
         to,
-        from: this.lines.line(tx, agentId).phone_number,
+        from,
         body: body.body,
         status: 'queued',
         num_segments,
@@ -74,12 +75,12 @@ export class SmsService {
         created_at: now,
         updated_at: now,
       };
-      tx.insert(SMS, messageId, record, agentId);
-      this.events.append(tx, { type: 'sms.status_changed', agent_id: agentId, data: { ...smsView(record) } });
-      this.identity.recordActivity(tx, agentId, 'messages_sent');
-      const plan = this.telephony.planSms(tx, this.carrierSms(record));
+      await tx.insert(SMS, messageId, record, agentId);
+      await this.events.append(tx, { type: 'sms.status_changed', agent_id: agentId, data: { ...smsView(record) } });
+      await this.identity.recordActivity(tx, agentId, 'messages_sent');
+      const plan = await this.telephony.planSms(tx, this.carrierSms(record));
       if (plan) {
-        this.scheduler.schedule(tx, plan.sent_at_ms, SMS_STEP_JOB, {
+        await this.scheduler.schedule(tx, plan.sent_at_ms, SMS_STEP_JOB, {
           message_id: messageId,
           status: 'sent',
           then: { at_ms: plan.settles_at_ms, ...fateData(plan.fate) },
@@ -96,16 +97,16 @@ export class SmsService {
   }
 
   /** One of the agent's outbound messages. @throws ApiError 404 not_found (unknown or another agent's) */
-  get(agentId: string, messageId: string): SmsMessage {
-    const record = this.store.view.get<StoredSms>(SMS, messageId);
+  async get(agentId: string, messageId: string): Promise<SmsMessage> {
+    const record = await this.store.view.get<StoredSms>(SMS, messageId);
     if (!record || record.owner !== agentId) throw notFound('message');
     return smsView(record);
   }
 
   /** The agent's outbound messages, newest first. @throws ApiError 400 invalid_request (cursor) */
-  list(agentId: string, query: PhoneListQuery): SmsList {
+  async list(agentId: string, query: PhoneListQuery): Promise<SmsList> {
     const before = query.cursor === undefined ? undefined : decodeCursor('phone.sms', query.cursor);
-    const page = this.store.view.page<StoredSms>(SMS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
+    const page = await this.store.view.page<StoredSms>(SMS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
     const last = page.items[page.items.length - 1];
     return { messages: page.items.map(({ record }) => smsView(record)), next_cursor: page.hasMore && last ? encodeCursor('phone.sms', last.position) : null };
   }
@@ -115,10 +116,10 @@ export class SmsService {
    * Inbound messages are stored in arrival order, so the walk stops at the first older one.
    * @throws ApiError 400 invalid_request (cursor)
    */
-  inbound(agentId: string, query: InboundQuery): InboundList {
+  async inbound(agentId: string, query: InboundQuery): Promise<InboundList> {
     const before = query.cursor === undefined ? undefined : decodeCursor('phone.messages', query.cursor);
     const sinceMs = query.since === undefined ? undefined : parseIso(query.since)!;
-    const rows = this.store.view.page<StoredInbound>(INBOUND, { partition: agentId, limit: query.limit + 1, ...(before === undefined ? {} : { before }) }).items;
+    const rows = (await this.store.view.page<StoredInbound>(INBOUND, { partition: agentId, limit: query.limit + 1, ...(before === undefined ? {} : { before }) })).items;
     const kept = [];
     for (const row of rows) {
       if (sinceMs !== undefined && row.record.received_ms <= sinceMs) break;
@@ -139,14 +140,14 @@ export class SmsService {
     if (!from) throw new ApiError('invalid_request', `from: expected an E.164 number such as +14155552671, got "${body.from.slice(0, 64)}"`, 'from');
     const to = parseE164(body.to)?.number;
     const messageId = this.random.id('sms');
-    return this.store.transaction((tx) => {
+    return this.store.transaction(async (tx) => {
       // A carrier retries a callback it thinks failed: the message it names lands once.
-      const landed = carrierId === undefined ? undefined : tx.get<CarrierRef>(CARRIER_REFS, carrierId);
+      const landed = carrierId === undefined ? undefined : await tx.get<CarrierRef>(CARRIER_REFS, carrierId);
       if (landed?.kind === 'inbound') return { message_id: landed.id };
-      const owner = to === undefined ? undefined : this.lines.ownerOf(tx, to);
+      const owner = to === undefined ? undefined : await this.lines.ownerOf(tx, to);
       if (owner === undefined || to === undefined) throw new ApiError('not_found', `to: ${body.to.slice(0, 64)} is not a number of this service`, 'to');
-      this.land(tx, owner, { id: messageId, from: from.number, to, body: body.body });
-      if (carrierId !== undefined && landed === undefined) tx.insert<CarrierRef>(CARRIER_REFS, carrierId, { kind: 'inbound', id: messageId });
+      await this.land(tx, owner, { id: messageId, from: from.number, to, body: body.body });
+      if (carrierId !== undefined && landed === undefined) await tx.insert<CarrierRef>(CARRIER_REFS, carrierId, { kind: 'inbound', id: messageId });
       return { message_id: messageId };
     });
   }
@@ -154,21 +155,21 @@ export class SmsService {
   /** Runs one step of a simulated message's plan (the `phone.sms.step` job). */
   async step(job: Job): Promise<void> {
     const data = job.data as { message_id: string; status: 'sent' | 'delivered' | 'failed'; error_code?: string; then?: { at_ms: number; status: 'delivered' | 'failed'; error_code?: string } };
-    await this.store.transaction((tx) => {
-      const moved = this.move(tx, data.message_id, data.status, data.error_code ?? null, true);
+    await this.store.transaction(async (tx) => {
+      const moved = await this.move(tx, data.message_id, data.status, data.error_code ?? null, true);
       if (moved && data.then) {
         const { at_ms, ...next } = data.then;
-        this.scheduler.schedule(tx, at_ms, SMS_STEP_JOB, { message_id: data.message_id, ...next });
+        await this.scheduler.schedule(tx, at_ms, SMS_STEP_JOB, { message_id: data.message_id, ...next });
       }
     });
   }
 
   /** Applies a real carrier's report about the message it knows as `carrierId`. */
   async report(carrierId: string, status: 'sent' | 'delivered' | 'failed', errorCode: string | null): Promise<void> {
-    await this.store.transaction((tx) => {
-      const ref = tx.get<CarrierRef>(CARRIER_REFS, carrierId);
-      if (ref === undefined) holdEarlyReport(tx, carrierId, { status, error_code: errorCode }, this.clock.now());
-      else if (ref.kind === 'sms') this.move(tx, ref.id, status, errorCode, false);
+    await this.store.transaction(async (tx) => {
+      const ref = await tx.get<CarrierRef>(CARRIER_REFS, carrierId);
+      if (ref === undefined) await holdEarlyReport(tx, carrierId, { status, error_code: errorCode }, this.clock.now());
+      else if (ref.kind === 'sms') await this.move(tx, ref.id, status, errorCode, false);
     });
   }
 
@@ -181,16 +182,16 @@ export class SmsService {
       // Twilio's numeric error codes are kept; anything else (no answer at all) is 30008, unknown error.
       outcome = { refusal: error instanceof CarrierRefusal && /^\d+$/.test(error.code) ? error.code : '30008' };
     }
-    const updated = await this.store.transaction((tx) => {
+    const updated = await this.store.transaction(async (tx) => {
       if ('carrier_id' in outcome) {
-        if (!tx.get(CARRIER_REFS, outcome.carrier_id)) tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'sms', id: record.message_id });
-        for (const early of takeEarlyReports(tx, outcome.carrier_id)) {
-          this.move(tx, record.message_id, early.status as 'sent' | 'delivered' | 'failed', early.error_code, false);
+        if (!(await tx.get(CARRIER_REFS, outcome.carrier_id))) await tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'sms', id: record.message_id });
+        for (const early of await takeEarlyReports(tx, outcome.carrier_id)) {
+          await this.move(tx, record.message_id, early.status as 'sent' | 'delivered' | 'failed', early.error_code, false);
         }
       } else {
-        this.move(tx, record.message_id, 'failed', outcome.refusal, false);
+        await this.move(tx, record.message_id, 'failed', outcome.refusal, false);
       }
-      return tx.get<StoredSms>(SMS, record.message_id)!;
+      return (await tx.get<StoredSms>(SMS, record.message_id))!;
     });
     return smsView(updated);
   }
@@ -199,25 +200,25 @@ export class SmsService {
    * Moves a message to `status` if that is forward; lands a delivered message in the recipient
    * agent's inbound list when the carrier is simulated (a real carrier calls the inbound edge).
    */
-  private move(tx: StoreTransaction, messageId: string, status: 'sent' | 'delivered' | 'failed', errorCode: string | null, simulated: boolean): boolean {
-    const record = tx.get<StoredSms>(SMS, messageId);
+  private async move(tx: StoreTransaction, messageId: string, status: 'sent' | 'delivered' | 'failed', errorCode: string | null, simulated: boolean): Promise<boolean> {
+    const record = await tx.get<StoredSms>(SMS, messageId);
     if (!record || RANK[status] <= RANK[record.status]) return false;
     const next: StoredSms = { ...record, status, error_code: status === 'failed' ? (errorCode ?? '30008') : null, updated_at: toIso(this.clock.now()) };
-    tx.update(SMS, messageId, next);
-    this.events.append(tx, { type: 'sms.status_changed', agent_id: record.owner, data: { ...smsView(next) } });
+    await tx.update(SMS, messageId, next);
+    await this.events.append(tx, { type: 'sms.status_changed', agent_id: record.owner, data: { ...smsView(next) } });
     if (status === 'delivered' && simulated) {
-      const recipient = this.lines.ownerOf(tx, record.to);
-      if (recipient !== undefined) this.land(tx, recipient, { id: messageId, from: record.from, to: record.to, body: record.body });
+      const recipient = await this.lines.ownerOf(tx, record.to);
+      if (recipient !== undefined) await this.land(tx, recipient, { id: messageId, from: record.from, to: record.to, body: record.body });
     }
     return true;
   }
 
   /** Writes an inbound message into `owner`'s list and appends `sms.received`. */
-  private land(tx: StoreTransaction, owner: string, message: { id: string; from: string; to: string; body: string }): void {
+  private async land(tx: StoreTransaction, owner: string, message: { id: string; from: string; to: string; body: string }): Promise<void> {
     const nowMs = this.clock.now();
     const record: StoredInbound = { ...message, num_segments: smsSegments(message.body).num_segments, received_at: toIso(nowMs), owner, received_ms: nowMs };
-    tx.insert(INBOUND, inboundKey(owner, message.id), record, owner);
-    this.events.append(tx, { type: 'sms.received', agent_id: owner, data: { ...inboundView(record) } });
+    await tx.insert(INBOUND, inboundKey(owner, message.id), record, owner);
+    await this.events.append(tx, { type: 'sms.received', agent_id: owner, data: { ...inboundView(record) } });
   }
 
   private carrierSms(record: StoredSms): CarrierSms {

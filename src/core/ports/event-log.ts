@@ -19,10 +19,10 @@ export type NewEvent = Omit<ServiceEvent, 'seq' | 'at'>;
  * so an event exists exactly when its change does.
  */
 export interface EventLog {
-  /** Appends an event in the caller's transaction; returns it with its sequence number. */
-  append(tx: StoreTransaction, event: NewEvent): ServiceEvent;
+  /** Appends an event in the caller's transaction; answers it with its sequence number. */
+  append(tx: StoreTransaction, event: NewEvent): Promise<ServiceEvent>;
   /** Events with `seq` greater than `after`, oldest first, at most `limit`. */
-  after(after: number, limit: number): ServiceEvent[];
+  after(after: number, limit: number): Promise<ServiceEvent[]>;
   /** Registers a listener called after commit for each new event (webhooks, streams). */
   subscribe(listener: (event: ServiceEvent) => void): () => void;
   /**
@@ -30,7 +30,7 @@ export interface EventLog {
    * transaction, so what it writes (webhook deliveries and their jobs) exists exactly when the
    * event does. A throw rolls the whole transaction back, so hooks must not fail on good events.
    */
-  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => void): void;
+  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void>): void;
 }
 
 /** Injection token of {@link EventLog}. */

@@ -40,18 +40,18 @@ export interface FaultChoice {
  */
 export interface Faults {
   /** Whether any active fault targets `target` (a cheap check before building an operation). */
-  armed(view: StoreView, target: FaultTarget): boolean;
+  armed(view: StoreView, target: FaultTarget): Promise<boolean>;
   /** Whether any active fault is set at all, whatever its target. */
-  anyArmed(view: StoreView): boolean;
+  anyArmed(view: StoreView): Promise<boolean>;
   /** Inside a transaction: the fault that hits the operation, recorded in `tx` with its event; null when none does. */
-  strike(tx: StoreTransaction, target: FaultTarget, operation: FaultOperation): StruckFault | null;
+  strike(tx: StoreTransaction, target: FaultTarget, operation: FaultOperation): Promise<StruckFault | null>;
   /** Outside any transaction: the same, recorded in a transaction of its own. */
   strikeNow(target: FaultTarget, operation: FaultOperation): Promise<StruckFault | null>;
   /**
    * Decides without writing (for a transaction that is about to be rolled back because of the
    * answer); the caller records the choice afterwards with {@link Faults.record}.
    */
-  choose(view: StoreView, target: FaultTarget, operation: FaultOperation): FaultChoice | null;
+  choose(view: StoreView, target: FaultTarget, operation: FaultOperation): Promise<FaultChoice | null>;
   /** Records a choice taken by {@link Faults.choose}: its hit and its event. */
   record(choice: FaultChoice): Promise<void>;
 }

@@ -42,8 +42,8 @@ export type RailSettlement =
  * after the transaction commits (`tx.afterCommit`) and reports what the chain or bank says.
  */
 export interface PaymentRails {
-  /** Takes a transfer inside the wallet's transaction (written together with the debit). */
-  submit(tx: StoreTransaction, transfer: OutboundTransfer): RailSubmission;
+  /** Takes a transfer inside the wallet's transaction (written together with the debit); every write awaited before it answers. */
+  submit(tx: StoreTransaction, transfer: OutboundTransfer): Promise<RailSubmission>;
   /** The outcome of a submitted transfer, asked at or after its `check_at_ms`. */
   check(reference: string): RailSettlement | Promise<RailSettlement>;
 }

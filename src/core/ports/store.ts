@@ -26,28 +26,43 @@ export interface PageResult<T> {
   hasMore: boolean;
 }
 
-/** Read access to committed state. */
+/**
+ * Read access to committed state. Every read answers a promise: a store may have to ask a database
+ * server. Outside a transaction a read never sees a transaction that is still running.
+ */
 export interface StoreView {
   /** The record `id` of `collection`, or undefined. */
-  get<T>(collection: string, id: string): T | undefined;
+  get<T>(collection: string, id: string): Promise<T | undefined>;
   /** A page of one partition; cost grows with the page, not with the collection. */
-  page<T>(collection: string, query: PageQuery): PageResult<T>;
+  page<T>(collection: string, query: PageQuery): Promise<PageResult<T>>;
   /** Every record of a collection in insertion order (for start-up work such as re-arming jobs). */
-  all<T>(collection: string): T[];
+  all<T>(collection: string): Promise<T[]>;
   /** How many records a partition (or, without one, the whole collection) holds. */
-  count(collection: string, partition?: string): number;
+  count(collection: string, partition?: string): Promise<number>;
   /** The position the newest insert into `collection` received (0 when none ever did); removals do not lower it. */
-  lastPosition(collection: string): number;
+  lastPosition(collection: string): Promise<number>;
 }
 
-/** Write access inside {@link Store.transaction}; reads see the transaction's own writes. */
+/**
+ * Write access inside {@link Store.transaction}; reads see the transaction's own writes. Writes
+ * answer promises too: a store may apply them at once (memory, SQLite) or send them to its
+ * database before the next read or at commit (PostgreSQL), where a conflict then fails the
+ * transaction. Every write must be awaited before the transaction function returns.
+ */
 export interface StoreTransaction extends StoreView {
   /** Adds a record under a new id at the newest position of its partition. */
-  insert<T>(collection: string, id: string, record: T, partition?: string): void;
+  insert<T>(collection: string, id: string, record: T, partition?: string): Promise<void>;
   /** Replaces an existing record, keeping its position. */
-  update<T>(collection: string, id: string, record: T): void;
+  update<T>(collection: string, id: string, record: T): Promise<void>;
   /** Removes a record; false when there was none. */
-  remove(collection: string, id: string): boolean;
+  remove(collection: string, id: string): Promise<boolean>;
+  /**
+   * Locks the records `ids` of `collection` (existing or not yet) until the transaction's durable
+   * unit ends, taking them in id order, so two transactions over the same money rows never
+   * deadlock and never both read a balance before either writes it. Call it before reading the
+   * rows it guards. Stores that run one transaction at a time (memory, SQLite) answer at once.
+   */
+  lock(collection: string, ids: readonly string[]): Promise<void>;
   /** Runs `callback` once this transaction is durable (outside effects: events, deliveries); dropped if it rolls back. */
   afterCommit(callback: () => void): void;
   /**
@@ -74,7 +89,7 @@ export interface RuntimeState {
 /** A store that saves the runtime's clock and random state in the same commits as the records. */
 export interface RuntimeStateHost {
   /** The state saved with the last commit, or undefined for a store that never saved one. */
-  load(): RuntimeState | undefined;
+  load(): Promise<RuntimeState | undefined>;
   /**
    * Supplies the live state: it is read and saved with every commit from now on; `reset` is given
    * the last saved state when a commit fails (the host decides what of it to put back).
@@ -84,10 +99,31 @@ export interface RuntimeStateHost {
   save(): Promise<void>;
 }
 
+/** A claim held by this process on a store shared with others (see {@link SharedStore.claim}). */
+export type ClaimRelease = () => Promise<void>;
+
 /**
- * Records by collection. Mutations happen only inside `transaction(fn)`, whose `fn` is
- * synchronous: JavaScript runs it to the end without interleaving, so transactions are
- * serialised and no reader ever sees half of one; if `fn` throws, every write it made is undone.
+ * What a store that several processes serve at once (PostgreSQL) offers beyond the port: claims
+ * that hold across processes, word of other processes' commits, and the world's shared clock.
+ */
+export interface SharedStore {
+  /**
+   * Takes the named claim for this process, or answers undefined when another caller (here or in
+   * another process) holds it. The claim ends when released or when this process dies.
+   */
+  claim(name: string): Promise<ClaimRelease | undefined>;
+  /** Calls `listener` after each commit of another process, with the collections it changed. */
+  onRemoteCommit(listener: (collections: ReadonlySet<string>) => void): void;
+  /** The simulated clock as saved in the store (the furthest any process moved it), if any. */
+  savedClock(): Promise<number | undefined>;
+}
+
+/**
+ * Records by collection. Mutations happen only inside `transaction(fn)`, whose `fn` is async: the
+ * memory and SQLite stores run one transaction at a time in arrival order (a simulated world stays
+ * deterministic), a database store runs them concurrently under row locks ({@link
+ * StoreTransaction.lock}) and serialisable isolation. No reader ever sees half of a transaction;
+ * if `fn` throws, every write it made is undone.
  */
 export interface Store {
   /** Committed state. */
@@ -97,7 +133,7 @@ export interface Store {
    * rejects with what `fn` threw after rolling its writes back. Inside a {@link Store.unit} it
    * resolves as soon as it is applied: the unit as a whole becomes durable.
    */
-  transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T>;
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
    * Runs `work` as one durable unit: every transaction it starts, directly or through the calls it
    * awaits, becomes durable together with the others or not at all, and `last(tx, result)` runs as
@@ -105,7 +141,7 @@ export interface Store {
    * result once the whole unit is durable; a unit inside a unit joins the outer one.
    * @throws what `work` threw (its applied transactions stay), or the commit's failure (none stay)
    */
-  unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => void): Promise<T>;
+  unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => Promise<void>): Promise<T>;
   /**
    * Runs outside work (a network call: a webhook POST, a carrier send) where it cannot hold a
    * durable unit open. Outside a unit it runs `work` at once and answers its promise. Inside an
@@ -120,18 +156,20 @@ export interface Store {
    * the middle of a request).
    * @throws the pending commit's failure (then `work` does not run), or what `work` threw
    */
-  exclusive<T>(work: () => T): Promise<T>;
+  exclusive<T>(work: () => T | Promise<T>): Promise<T>;
   /** Registers work to run after each commit that changed something. */
   onCommit(hook: () => void | Promise<void>): void;
   /** Plain-JSON copy of the whole store. */
-  export(): StoreSnapshot;
+  export(): Promise<StoreSnapshot>;
   /**
-   * Replaces the whole store with a snapshot; if it throws, the store is unchanged. The records
+   * Replaces the whole store with a snapshot; if it rejects, the store is unchanged. The records
    * are taken over as they are (frozen), not copied: the caller must not change them afterwards.
    */
-  import(snapshot: StoreSnapshot): void;
+  import(snapshot: StoreSnapshot): Promise<void>;
   /** Present on stores that keep the runtime's clock and random state in their own commits. */
   readonly runtimeState?: RuntimeStateHost;
+  /** Present on stores that other processes serve at the same time. */
+  readonly shared?: SharedStore;
   /** Waits for pending commits and releases the store's resources (files). */
   close?(): Promise<void>;
 }

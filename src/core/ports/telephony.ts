@@ -80,10 +80,13 @@ export interface TelephonyReports {
  * {@link TelephonyReports}.
  */
 export interface Telephony {
-  /** The fate of an SMS, decided inside the send's transaction; null when the carrier reports it later. */
-  planSms(tx: StoreTransaction, sms: CarrierSms): SmsPlan | null;
-  /** The fate of a call up to its answer; null when the carrier reports it later. */
-  planCall(tx: StoreTransaction, call: CarrierCall): CallPlan | null;
+  /**
+   * The fate of an SMS, decided inside the send's transaction (what it reads or writes goes through
+   * `tx`, awaited in order); null when the carrier reports it later.
+   */
+  planSms(tx: StoreTransaction, sms: CarrierSms): Promise<SmsPlan | null>;
+  /** The fate of a call up to its answer, decided inside the call's transaction; null when the carrier reports it later. */
+  planCall(tx: StoreTransaction, call: CarrierCall): Promise<CallPlan | null>;
   /** Hands an SMS to a real carrier; `signal` ends the attempt. @throws CarrierRefusal when the carrier refused it */
   dispatchSms?(sms: CarrierSms, signal?: AbortSignal): Promise<{ carrier_id: string }>;
   /** Places a call with a real carrier; `signal` ends the attempt. @throws CarrierRefusal when the carrier refused it */

@@ -10,12 +10,12 @@ const STEP = 256;
  * collection. For small filtered lists (deliveries by endpoint or status); a list that is filtered
  * on every request at scale deserves its own partition instead.
  */
-export function filteredPage<T>(view: StoreView, collection: string, query: PageQuery, keep: (record: T) => boolean): PageResult<T> {
+export async function filteredPage<T>(view: StoreView, collection: string, query: PageQuery, keep: (record: T) => boolean): Promise<PageResult<T>> {
   const items: PageResult<T>['items'] = [];
   const newest = (query.order ?? 'newest') === 'newest';
   let cursor = newest ? query.before : query.after;
   for (;;) {
-    const step = view.page<T>(collection, {
+    const step = await view.page<T>(collection, {
       partition: query.partition,
       limit: STEP,
       ...(query.order ? { order: query.order } : {}),

@@ -48,7 +48,7 @@ interface ExpiryRow {
 export interface ClaimedKey {
   kind: 'proceed';
   /** Writes the outcome under the key in `tx` (nothing for 400 and 401, which are not stored). */
-  settle(tx: StoreTransaction, outcome: StoredOutcome): void;
+  settle(tx: StoreTransaction, outcome: StoredOutcome): Promise<void>;
   /** Ends the claim; a repeat is then answered from the record (or runs again if none was written). */
   release(): void;
 }
@@ -77,12 +77,12 @@ export class IdempotencyKeys {
    * Claims `key` for a request identified by `fingerprint`.
    * @throws ApiError 409 idempotency_conflict, 409 idempotency_key_in_use
    */
-  begin(scope: string, key: string, fingerprint: string): IdempotencyDecision {
+  async begin(scope: string, key: string, fingerprint: string): Promise<IdempotencyDecision> {
     const id = `${scope}:${key}`;
-    if (this.inFlight.has(id)) {
-      throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed');
-    }
-    const stored = this.store.view.get<IdempotencyRecord>(COLLECTION, id);
+    this.refuseInFlight(id);
+    const stored = await this.store.view.get<IdempotencyRecord>(COLLECTION, id);
+    // Asked again after the read: a request with the same key may have claimed it meanwhile.
+    this.refuseInFlight(id);
     const live = stored && this.clock.now() < stored.created_ms + IDEMPOTENCY_TTL_MS ? stored : undefined;
     if (live) {
       if (live.fingerprint !== fingerprint) {
@@ -94,16 +94,16 @@ export class IdempotencyKeys {
     return {
       kind: 'proceed',
       release: () => void this.inFlight.delete(id),
-      settle: (tx, outcome) => {
+      settle: async (tx, outcome) => {
         if (outcome.status === 400 || outcome.status === 401) return;
         const now = this.clock.now();
         // An expired record of the same key makes way: the new one goes to the newest position.
-        if (tx.remove(COLLECTION, id)) tx.remove(EXPIRY, id);
+        if (await tx.remove(COLLECTION, id)) await tx.remove(EXPIRY, id);
         const headers = outcome.headers && Object.keys(outcome.headers).length > 0 ? { headers: { ...outcome.headers } } : {};
         const record: IdempotencyRecord = { id, fingerprint, created_ms: now, status: outcome.status, body: outcome.body ?? null, ...headers };
-        tx.insert(COLLECTION, id, record, PARTITION);
-        tx.insert<ExpiryRow>(EXPIRY, id, { id, created_ms: now });
-        this.sweep(tx, now);
+        await tx.insert(COLLECTION, id, record, PARTITION);
+        await tx.insert<ExpiryRow>(EXPIRY, id, { id, created_ms: now });
+        await this.sweep(tx, now);
       },
     };
   }
@@ -116,24 +116,35 @@ export class IdempotencyKeys {
    */
   async within<R extends StoredOutcome>(execute: () => Promise<R>, claimed: () => ClaimedKey | undefined): Promise<R> {
     try {
-      return await this.store.unit(execute, (tx, outcome) => claimed()?.settle(tx, outcome));
+      return await this.store.unit(execute, async (tx, outcome) => {
+        await claimed()?.settle(tx, outcome);
+      });
     } finally {
       claimed()?.release();
     }
   }
 
   /** Removes the oldest records whose day has passed (a few per new record), reading only the expiry index. */
-  private sweep(tx: StoreTransaction, now: number): void {
-    for (const { record: row } of tx.page<ExpiryRow>(EXPIRY, { partition: '', order: 'oldest', limit: SWEEP_PER_WRITE }).items) {
+  private async sweep(tx: StoreTransaction, now: number): Promise<void> {
+    const expiry = await tx.page<ExpiryRow>(EXPIRY, { partition: '', order: 'oldest', limit: SWEEP_PER_WRITE });
+    for (const { record: row } of expiry.items) {
       if (now < row.created_ms + IDEMPOTENCY_TTL_MS) break;
-      tx.remove(COLLECTION, row.id);
-      tx.remove(EXPIRY, row.id);
+      await tx.remove(COLLECTION, row.id);
+      await tx.remove(EXPIRY, row.id);
     }
     // Counts are kept by the store, so this costs nothing once the legacy records are gone.
-    if (tx.count(COLLECTION, LEGACY_PARTITION) === 0) return;
-    for (const { record } of tx.page<IdempotencyRecord>(COLLECTION, { partition: LEGACY_PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE }).items) {
+    if ((await tx.count(COLLECTION, LEGACY_PARTITION)) === 0) return;
+    const legacy = await tx.page<IdempotencyRecord>(COLLECTION, { partition: LEGACY_PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE });
+    for (const { record } of legacy.items) {
       if (now < record.created_ms + IDEMPOTENCY_TTL_MS) break;
-      tx.remove(COLLECTION, record.id);
+      await tx.remove(COLLECTION, record.id);
+    }
+  }
+
+  /** @throws ApiError 409 idempotency_key_in_use while a request with the key `id` still runs */
+  private refuseInFlight(id: string): void {
+    if (this.inFlight.has(id)) {
+      throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed');
     }
   }
 }

@@ -49,30 +49,30 @@ export class Scheduler {
   }
 
   /** Schedules a job in `tx`; it is armed when `tx` is applied. Returns the job id. */
-  schedule(tx: StoreTransaction, atMs: number, type: string, data: Job['data']): string {
+  async schedule(tx: StoreTransaction, atMs: number, type: string, data: Job['data']): Promise<string> {
     if (!this.handlers.has(type)) throw new Error(`no handler for job type ${type}`);
     const job: Job = { id: this.random.id('job'), type, at_ms: atMs, data };
-    tx.insert(JOBS, job.id, job);
+    await tx.insert(JOBS, job.id, job);
     // Armed before durability: a timer whose job never became durable finds no job and does nothing.
     tx.afterApply(() => this.arm(job));
     return job.id;
   }
 
   /** Cancels a scheduled job in `tx`; false if it already ran or never existed. */
-  cancel(tx: StoreTransaction, jobId: string): boolean {
-    const removed = tx.remove(JOBS, jobId);
+  async cancel(tx: StoreTransaction, jobId: string): Promise<boolean> {
+    const removed = await tx.remove(JOBS, jobId);
     if (removed) tx.afterApply(() => this.disarm(jobId));
     return removed;
   }
 
   /** Re-arms every stored job, e.g. after a restore or a restart; timers armed before are dropped. */
-  rearmAll(): void {
+  async rearmAll(): Promise<void> {
     for (const id of [...this.timers.keys()]) this.disarm(id);
-    for (const job of this.store.view.all<Job>(JOBS)) if (!this.running.has(job.id)) this.arm(job);
+    for (const job of await this.store.view.all<Job>(JOBS)) if (!this.running.has(job.id)) this.arm(job);
   }
 
   /** How many jobs wait to run (a running job counts until it is done). */
-  pending(): number {
+  pending(): Promise<number> {
     return this.store.view.count(JOBS);
   }
 
@@ -89,7 +89,7 @@ export class Scheduler {
   /** Runs a due job and removes it in the same durable unit; a handler's failure still removes it (as before), then is rethrown. */
   private async run(jobId: string): Promise<void> {
     this.timers.delete(jobId);
-    const job = this.store.view.get<Job>(JOBS, jobId);
+    const job = await this.store.view.get<Job>(JOBS, jobId);
     if (!job || this.running.has(jobId)) return;
     this.running.add(jobId);
     let failure: { error: unknown } | undefined;
@@ -98,7 +98,7 @@ export class Scheduler {
       await this.store.unit(
         async () => {
           // Read again: a restore may have replaced the world while the unit waited to start.
-          const current = this.store.view.get<Job>(JOBS, jobId);
+          const current = await this.store.view.get<Job>(JOBS, jobId);
           if (!current) return;
           if (current.at_ms > this.clock.now()) return void (later = current);
           try {
@@ -107,7 +107,9 @@ export class Scheduler {
             failure = { error };
           }
         },
-        (tx) => void (later === undefined && tx.remove(JOBS, jobId)),
+        async (tx) => {
+          if (later === undefined) await tx.remove(JOBS, jobId);
+        },
       );
     } finally {
       this.running.delete(jobId);

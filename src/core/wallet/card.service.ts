@@ -10,7 +10,7 @@ import { toIso } from '../shared/time.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { formatAmount, parseAmount, storedMinor } from './amount.js';
 import { cardNumberFromBytes, expiryDate } from './card-number.js';
-import { Ledger } from './ledger.js';
+import { Ledger, WALLETS } from './ledger.js';
 import type { Card, CardCharge, CardList, CardsQuery, ChargeCardBody, CreateCardBody } from './wallet.schema.js';
 
 const CARDS = 'cards';
@@ -43,7 +43,7 @@ export class CardService {
   /** Issues a card. @throws ApiError 400 invalid_amount (limit) */
   async create(agentId: string, body: CreateCardBody): Promise<Card> {
     const limit = parseAmount(body.limit, 'usd', 'limit');
-    this.identity.agent(agentId);
+    await this.identity.agent(agentId);
     const number = cardNumberFromBytes((n) => this.random.bytes(n));
     const nowMs = this.clock.now();
     const card: StoredCard = {
@@ -59,24 +59,24 @@ export class CardService {
       spent: formatAmount(0n, 'usd'),
       created_at: toIso(nowMs),
     };
-    await this.store.transaction((tx) => {
-      tx.insert(CARDS, card.card_id, card, agentId);
-      this.events.append(tx, { type: 'card.created', agent_id: agentId, data: { card_id: card.card_id, last4: card.last4, limit: card.limit } });
+    await this.store.transaction(async (tx) => {
+      await tx.insert(CARDS, card.card_id, card, agentId);
+      await this.events.append(tx, { type: 'card.created', agent_id: agentId, data: { card_id: card.card_id, last4: card.last4, limit: card.limit } });
     });
     return toWire(card);
   }
 
   /** The calling agent's cards, newest first. @throws ApiError 400 invalid_request (cursor) */
-  list(agentId: string, query: CardsQuery): CardList {
+  async list(agentId: string, query: CardsQuery): Promise<CardList> {
     const before = query.cursor === undefined ? undefined : decodeCursor('wallet.cards', query.cursor);
-    const page = this.store.view.page<StoredCard>(CARDS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
+    const page = await this.store.view.page<StoredCard>(CARDS, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) });
     const last = page.items[page.items.length - 1];
     return { cards: page.items.map((item) => toWire(item.record)), next_cursor: page.hasMore && last ? encodeCursor('wallet.cards', last.position) : null };
   }
 
   /** One card of the calling agent. @throws ApiError 404 not_found */
-  get(agentId: string, cardId: string): Card {
-    const card = this.store.view.get<StoredCard>(CARDS, cardId);
+  async get(agentId: string, cardId: string): Promise<Card> {
+    const card = await this.store.view.get<StoredCard>(CARDS, cardId);
     if (!card || card.agent_id !== agentId) throw notFound('card');
     return toWire(card);
   }
@@ -89,24 +89,27 @@ export class CardService {
    */
   async charge(cardId: string, body: ChargeCardBody): Promise<CardCharge> {
     const amount = parseAmount(body.amount, 'usd', 'amount');
-    if (!this.store.view.get<StoredCard>(CARDS, cardId)) throw notFound('card');
+    const known = await this.store.view.get<StoredCard>(CARDS, cardId);
+    if (!known) throw notFound('card');
     const transactionId = this.random.id('transaction');
-    return this.store.transaction((tx): CardCharge => {
-      const card = tx.get<StoredCard>(CARDS, cardId);
+    return this.store.transaction(async (tx): Promise<CardCharge> => {
+      // A card's owner never changes: its wallet is locked before the card's spend and the balance are read.
+      await tx.lock(WALLETS, [known.agent_id]);
+      const card = await tx.get<StoredCard>(CARDS, cardId);
       if (!card) throw notFound('card');
       const spent = storedMinor(card.spent);
-      const balance = storedMinor(this.ledger.wallet(tx, card.agent_id).balances.usd);
+      const balance = storedMinor((await this.ledger.wallet(tx, card.agent_id)).balances.usd);
       const decline = spent + amount > storedMinor(card.limit) ? 'spending_limit' : balance < amount ? 'insufficient_funds' : undefined;
       const data = { card_id: cardId, amount: formatAmount(amount, 'usd'), merchant: body.merchant };
       if (decline) {
-        this.events.append(tx, { type: 'card.charge.declined', agent_id: card.agent_id, data: { ...data, decline_reason: decline } });
+        await this.events.append(tx, { type: 'card.charge.declined', agent_id: card.agent_id, data: { ...data, decline_reason: decline } });
         return { approved: false, decline_reason: decline };
       }
-      const agent = this.identity.agent(card.agent_id);
-      this.ledger.adjust(tx, card.agent_id, 'usd', -amount);
-      this.ledger.addTotals(tx, 'usd', { sent_out: amount });
-      tx.update(CARDS, cardId, { ...card, spent: formatAmount(spent + amount, 'usd') });
-      this.ledger.record(tx, {
+      const agent = await this.identity.agent(card.agent_id);
+      await this.ledger.adjust(tx, card.agent_id, 'usd', -amount);
+      await this.ledger.addTotals(tx, 'usd', { sent_out: amount });
+      await tx.update(CARDS, cardId, { ...card, spent: formatAmount(spent + amount, 'usd') });
+      await this.ledger.record(tx, {
         id: transactionId,
         direction: 'out',
         amount: formatAmount(amount, 'usd'),
@@ -123,8 +126,8 @@ export class CardService {
         rail: null,
         reference: null,
       });
-      this.events.append(tx, { type: 'card.charge.approved', agent_id: card.agent_id, data: { ...data, transaction_id: transactionId } });
-      this.identity.recordActivity(tx, card.agent_id, 'payments_confirmed');
+      await this.events.append(tx, { type: 'card.charge.approved', agent_id: card.agent_id, data: { ...data, transaction_id: transactionId } });
+      await this.identity.recordActivity(tx, card.agent_id, 'payments_confirmed');
       return { approved: true, transaction_id: transactionId };
     });
   }

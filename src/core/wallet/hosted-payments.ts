@@ -9,7 +9,7 @@ export type { HostedInvoice } from './invoice.service.js';
  */
 export interface HostedPayments {
   /** The invoice and its payee, or undefined when there is no such invoice. */
-  invoice(invoiceId: string): HostedInvoice | undefined;
+  invoice(invoiceId: string): Promise<HostedInvoice | undefined>;
   /** Pays an open invoice (a paid one stays as it is). @throws ApiError 404 not_found */
   pay(invoiceId: string, method: PaymentMethod): Promise<HostedInvoice>;
 }
@@ -20,7 +20,7 @@ export function hostedPayments(invoices: InvoiceService): HostedPayments {
     invoice: (invoiceId) => invoices.hosted(invoiceId),
     pay: async (invoiceId, method) => {
       await invoices.pay(invoiceId, method);
-      return invoices.hosted(invoiceId)!;
+      return (await invoices.hosted(invoiceId))!;
     },
   };
 }

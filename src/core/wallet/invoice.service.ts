@@ -9,6 +9,7 @@ import { toIso } from '../shared/time.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { formatAmount, parseAmount, storedMinor } from './amount.js';
 import { parseRecipient } from './recipients.js';
+import { WALLETS } from './ledger.js';
 import { WalletService } from './wallet.service.js';
 import type { CreateInvoiceBody, Invoice, PaymentMethod } from './wallet.schema.js';
 
@@ -56,7 +57,7 @@ export class InvoiceService {
     if (!payer || (payer.kind !== 'handle' && payer.kind !== 'email')) {
       throw new ApiError('invalid_recipient', 'to: must be the email or handle of the payer', 'to');
     }
-    this.identity.agent(agentId);
+    await this.identity.agent(agentId);
     const invoice: StoredInvoice = {
       invoice_id: this.random.id('invoice'),
       to: body.to,
@@ -71,9 +72,9 @@ export class InvoiceService {
       payment_method: null,
       transaction_id: null,
     };
-    await this.store.transaction((tx) => {
-      tx.insert(INVOICES, invoice.invoice_id, invoice, agentId);
-      this.events.append(tx, {
+    await this.store.transaction(async (tx) => {
+      await tx.insert(INVOICES, invoice.invoice_id, invoice, agentId);
+      await this.events.append(tx, {
         type: 'invoice.created',
         agent_id: agentId,
         data: { invoice_id: invoice.invoice_id, to: invoice.to, amount: invoice.amount, currency: invoice.currency },
@@ -83,23 +84,23 @@ export class InvoiceService {
   }
 
   /** An invoice of the calling agent. @throws ApiError 404 not_found */
-  get(agentId: string, invoiceId: string): Invoice {
-    const invoice = this.store.view.get<StoredInvoice>(INVOICES, invoiceId);
+  async get(agentId: string, invoiceId: string): Promise<Invoice> {
+    const invoice = await this.store.view.get<StoredInvoice>(INVOICES, invoiceId);
     if (!invoice || invoice.agent_id !== agentId) throw notFound('invoice');
     return this.toWire(invoice);
   }
 
   /** An invoice as the API answers it, read in `view` (a transaction's, for events), or undefined. */
-  wireOf(view: StoreView, invoiceId: string): Invoice | undefined {
-    const invoice = view.get<StoredInvoice>(INVOICES, invoiceId);
+  async wireOf(view: StoreView, invoiceId: string): Promise<Invoice | undefined> {
+    const invoice = await view.get<StoredInvoice>(INVOICES, invoiceId);
     return invoice && this.toWire(invoice);
   }
 
   /** The invoice as the public payment page shows it, or undefined. */
-  hosted(invoiceId: string): HostedInvoice | undefined {
-    const invoice = this.store.view.get<StoredInvoice>(INVOICES, invoiceId);
+  async hosted(invoiceId: string): Promise<HostedInvoice | undefined> {
+    const invoice = await this.store.view.get<StoredInvoice>(INVOICES, invoiceId);
     if (!invoice) return undefined;
-    const creator = this.identity.agent(invoice.agent_id);
+    const creator = await this.identity.agent(invoice.agent_id);
     return { invoice: this.toWire(invoice), payee: { handle: creator.handle, display_name: creator.display_name } };
   }
 
@@ -110,26 +111,27 @@ export class InvoiceService {
    */
   async pay(invoiceId: string, method: PaymentMethod): Promise<Invoice> {
     const transactionId = this.random.id('transaction');
-    const paid = await this.store.transaction((tx) => {
-      const invoice = tx.get<StoredInvoice>(INVOICES, invoiceId);
+    const paid = await this.store.transaction(async (tx) => {
+      const invoice = await tx.get<StoredInvoice>(INVOICES, invoiceId);
       if (!invoice) throw notFound('invoice');
       if (invoice.status === 'paid') return invoice;
-      const creator = this.identity.agent(invoice.agent_id);
-      this.wallet.credit(tx, creator, invoice.currency, storedMinor(invoice.amount), {
+      await tx.lock(WALLETS, [invoice.agent_id]);
+      const creator = await this.identity.agent(invoice.agent_id);
+      await this.wallet.credit(tx, creator, invoice.currency, storedMinor(invoice.amount), {
         id: transactionId,
         from: invoice.to,
         kind: 'invoice',
         memo: `invoice ${invoice.invoice_id} paid by ${method.replace('_', ' ')}`,
       });
       const next: StoredInvoice = { ...invoice, status: 'paid', paid_at: toIso(this.clock.now()), payment_method: method, transaction_id: transactionId };
-      tx.update(INVOICES, invoiceId, next);
-      this.events.append(tx, {
+      await tx.update(INVOICES, invoiceId, next);
+      await this.events.append(tx, {
         type: 'invoice.paid',
         agent_id: invoice.agent_id,
         data: { invoice_id: invoiceId, transaction_id: transactionId, method, amount: invoice.amount, currency: invoice.currency },
       });
-      this.identity.recordActivity(tx, invoice.agent_id, 'invoices_paid');
-      this.identity.recordActivity(tx, invoice.agent_id, 'payments_confirmed');
+      await this.identity.recordActivity(tx, invoice.agent_id, 'invoices_paid');
+      await this.identity.recordActivity(tx, invoice.agent_id, 'payments_confirmed');
       return next;
     });
     return this.toWire(paid);

@@ -1,7 +1,7 @@
 import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
 import { EventLog } from '../ports/event-log.js';
-import { Store, type Positioned, type StoreTransaction, type StoreView } from '../ports/store.js';
+import { Store, type PageResult, type Positioned, type StoreTransaction, type StoreView } from '../ports/store.js';
 import { ApiError } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { toIso } from '../shared/time.js';
@@ -10,7 +10,11 @@ import { ASSETS, type Asset } from './assets.js';
 import type { Rail } from './fees.js';
 import type { TransactionStatus, WalletLedger, WalletTransaction } from './wallet.schema.js';
 
-const WALLETS = 'wallets';
+/**
+ * The wallets collection, one record per agent. Every transaction that changes balances first
+ * locks each wallet it touches, `await tx.lock(WALLETS, agentIds)`, before reading any of them.
+ */
+export const WALLETS = 'wallets';
 const TRANSACTIONS = 'wallet_transactions';
 const TOTALS = 'wallet_totals';
 const TOTALS_ID = 'service';
@@ -73,7 +77,9 @@ export function toWire(record: StoredTransaction): WalletTransaction {
  * The money primitives every wallet operation is built from, each run inside the caller's store
  * transaction: balances are integer minor units (bigint) stored as exact decimal strings, a debit
  * that would go below zero throws 402 and so rolls the whole transaction back, and each history
- * record is written with its filter indexes and its event in the same transaction.
+ * record is written with its filter indexes and its event in the same transaction. A transaction
+ * that changes balances locks every wallet it touches first ({@link WALLETS}), before
+ * {@link Ledger.adjust} reads them.
  */
 @injectable()
 export class Ledger {
@@ -88,27 +94,28 @@ export class Ledger {
   ) {}
 
   /** An agent's wallet; all zero (dated `createdAt`) when nothing has moved yet. */
-  wallet(view: StoreView, agentId: string, createdAt?: string): WalletRecord {
-    return view.get<WalletRecord>(WALLETS, agentId) ?? { agent_id: agentId, balances: zeroBalances(), updated_at: createdAt ?? this.nowIso() };
+  async wallet(view: StoreView, agentId: string, createdAt?: string): Promise<WalletRecord> {
+    return (await view.get<WalletRecord>(WALLETS, agentId)) ?? { agent_id: agentId, balances: zeroBalances(), updated_at: createdAt ?? this.nowIso() };
   }
 
-  /** Creates an empty wallet (at agent creation). */
-  open(tx: StoreTransaction, agentId: string): void {
-    if (!tx.get(WALLETS, agentId)) tx.insert(WALLETS, agentId, { agent_id: agentId, balances: zeroBalances(), updated_at: this.nowIso() });
+  /** Creates an empty wallet (at agent creation; the caller has locked it). */
+  async open(tx: StoreTransaction, agentId: string): Promise<void> {
+    if (!(await tx.get(WALLETS, agentId))) await tx.insert(WALLETS, agentId, { agent_id: agentId, balances: zeroBalances(), updated_at: this.nowIso() });
   }
 
   /**
-   * Adds `delta` (minor units, may be negative) to one balance.
+   * Adds `delta` (minor units, may be negative) to one balance. The caller has locked the wallet
+   * ({@link WALLETS}) in this transaction.
    * @throws ApiError 402 insufficient_funds when the balance would go below zero
    */
-  adjust(tx: StoreTransaction, agentId: string, asset: Asset, delta: bigint): bigint {
-    const stored = tx.get<WalletRecord>(WALLETS, agentId);
-    const current = stored ?? this.wallet(tx, agentId);
-    const next = storedMinor(current.balances[asset]) + delta;
+  async adjust(tx: StoreTransaction, agentId: string, asset: Asset, delta: bigint): Promise<bigint> {
+    const stored = await tx.get<WalletRecord>(WALLETS, agentId);
+    const balances = stored ? stored.balances : zeroBalances();
+    const next = storedMinor(balances[asset]) + delta;
     if (next < 0n) throw new ApiError('insufficient_funds', `the ${asset} balance is below the amount plus fee`);
-    const record: WalletRecord = { agent_id: agentId, balances: { ...current.balances, [asset]: formatAmount(next, asset) }, updated_at: this.nowIso() };
-    if (stored) tx.update(WALLETS, agentId, record);
-    else tx.insert(WALLETS, agentId, record);
+    const record: WalletRecord = { agent_id: agentId, balances: { ...balances, [asset]: formatAmount(next, asset) }, updated_at: this.nowIso() };
+    if (stored) await tx.update(WALLETS, agentId, record);
+    else await tx.insert(WALLETS, agentId, record);
     return next;
   }
 
@@ -120,20 +127,20 @@ export class Ledger {
   }
 
   /** Adds to the service-wide totals of an asset (funded in, fees kept, sent out of the service). */
-  addTotals(tx: StoreTransaction, asset: Asset, delta: TotalsDelta): void {
-    const current = tx.get<TotalsRecord>(TOTALS, TOTALS_ID);
+  async addTotals(tx: StoreTransaction, asset: Asset, delta: TotalsDelta): Promise<void> {
+    const current = await tx.get<TotalsRecord>(TOTALS, TOTALS_ID);
     const base: TotalsRecord = current ?? { funded_in: zeroBalances(), fees_collected: zeroBalances(), sent_out: zeroBalances() };
     const add = (field: keyof TotalsRecord, by: bigint | undefined) =>
       by === undefined || by === 0n ? base[field] : { ...base[field], [asset]: formatAmount(storedMinor(base[field][asset]) + by, asset) };
     const next: TotalsRecord = { funded_in: add('funded_in', delta.funded_in), fees_collected: add('fees_collected', delta.fees_collected), sent_out: add('sent_out', delta.sent_out) };
-    if (current) tx.update(TOTALS, TOTALS_ID, next);
-    else tx.insert(TOTALS, TOTALS_ID, next);
+    if (current) await tx.update(TOTALS, TOTALS_ID, next);
+    else await tx.insert(TOTALS, TOTALS_ID, next);
   }
 
   /** Writes a history record (in its agent's asset-and-direction partition) and its `wallet.transaction.created` event. */
-  record(tx: StoreTransaction, record: StoredTransaction): void {
-    tx.insert(TRANSACTIONS, `${record.agent_id}:${record.id}`, record, this.partitionOf(record.agent_id, record.asset, record.direction));
-    this.events.append(tx, {
+  async record(tx: StoreTransaction, record: StoredTransaction): Promise<void> {
+    await tx.insert(TRANSACTIONS, `${record.agent_id}:${record.id}`, record, this.partitionOf(record.agent_id, record.asset, record.direction));
+    await this.events.append(tx, {
       type: 'wallet.transaction.created',
       agent_id: record.agent_id,
       data: {
@@ -152,7 +159,7 @@ export class Ledger {
   }
 
   /** A stored record of an agent, or undefined. */
-  find(view: StoreView, agentId: string, transactionId: string): StoredTransaction | undefined {
+  find(view: StoreView, agentId: string, transactionId: string): Promise<StoredTransaction | undefined> {
     return view.get<StoredTransaction>(TRANSACTIONS, `${agentId}:${transactionId}`);
   }
 
@@ -160,11 +167,11 @@ export class Ledger {
    * Moves a record out of `pending` (the only transitions: pending → confirmed | failed) and
    * appends `wallet.transaction.updated`.
    */
-  settle(tx: StoreTransaction, record: StoredTransaction, status: Exclude<TransactionStatus, 'pending'>, extra: { reason?: string } = {}): StoredTransaction {
+  async settle(tx: StoreTransaction, record: StoredTransaction, status: Exclude<TransactionStatus, 'pending'>, extra: { reason?: string } = {}): Promise<StoredTransaction> {
     if (record.status !== 'pending') throw new Error(`transaction ${record.id} is ${record.status}, not pending`);
     const next: StoredTransaction = { ...record, status };
-    tx.update(TRANSACTIONS, `${record.agent_id}:${record.id}`, next);
-    this.events.append(tx, {
+    await tx.update(TRANSACTIONS, `${record.agent_id}:${record.id}`, next);
+    await this.events.append(tx, {
       type: 'wallet.transaction.updated',
       agent_id: record.agent_id,
       data: {
@@ -185,26 +192,31 @@ export class Ledger {
    * size, never the length of the history, and no record is written twice.
    * @throws ApiError 400 invalid_request (a cursor of another list)
    */
-  page(agentId: string, query: { limit: number; cursor?: string | undefined; asset?: Asset | undefined; direction?: 'in' | 'out' | undefined }): {
+  async page(agentId: string, query: { limit: number; cursor?: string | undefined; asset?: Asset | undefined; direction?: 'in' | 'out' | undefined }): Promise<{
     records: StoredTransaction[];
     next_cursor: string | null;
-  } {
+  }> {
     const list = `wallet.transactions|${query.asset ?? ''}|${query.direction ?? ''}`;
     const before = query.cursor === undefined ? undefined : decodeCursor(list, query.cursor);
     const assets = query.asset === undefined ? ASSETS : [query.asset];
     const directions = query.direction === undefined ? (['in', 'out'] as const) : [query.direction];
-    const merged: Array<Positioned<StoredTransaction>> = [];
-    let hasMore = false;
+    const reads: Array<Promise<PageResult<StoredTransaction>>> = [];
     for (const asset of assets) {
       for (const direction of directions) {
-        const page = this.store.view.page<StoredTransaction>(TRANSACTIONS, {
-          partition: this.partitionOf(agentId, asset, direction),
-          limit: query.limit,
-          ...(before === undefined ? {} : { before }),
-        });
-        merged.push(...page.items);
-        hasMore ||= page.hasMore;
+        reads.push(
+          this.store.view.page<StoredTransaction>(TRANSACTIONS, {
+            partition: this.partitionOf(agentId, asset, direction),
+            limit: query.limit,
+            ...(before === undefined ? {} : { before }),
+          }),
+        );
       }
+    }
+    const merged: Array<Positioned<StoredTransaction>> = [];
+    let hasMore = false;
+    for (const page of await Promise.all(reads)) {
+      merged.push(...page.items);
+      hasMore ||= page.hasMore;
     }
     merged.sort((a, b) => b.position - a.position);
     if (merged.length > query.limit) hasMore = true;
@@ -213,12 +225,16 @@ export class Ledger {
     return { records: items.map((item) => item.record), next_cursor: hasMore && last ? encodeCursor(list, last.position) : null };
   }
 
-  /** Service-wide totals per asset, with `held` summed over every wallet. */
-  totals(): WalletLedger {
-    const view = this.store.view;
-    const totals = view.get<TotalsRecord>(TOTALS, TOTALS_ID);
+  /**
+   * Service-wide totals per asset, with `held` summed over every wallet; both read in one
+   * transaction, so they come from the same committed state and conservation holds between them.
+   */
+  async totals(): Promise<WalletLedger> {
+    const [totals, wallets] = await this.store.transaction(
+      async (tx) => [await tx.get<TotalsRecord>(TOTALS, TOTALS_ID), await tx.all<WalletRecord>(WALLETS)] as const,
+    );
     const held = Object.fromEntries(ASSETS.map((asset) => [asset, 0n])) as Record<Asset, bigint>;
-    for (const wallet of view.all<WalletRecord>(WALLETS)) for (const asset of ASSETS) held[asset] += storedMinor(wallet.balances[asset]);
+    for (const wallet of wallets) for (const asset of ASSETS) held[asset] += storedMinor(wallet.balances[asset]);
     const entry = (asset: Asset) => ({
       funded_in: totals?.funded_in[asset] ?? formatAmount(0n, asset),
       held: formatAmount(held[asset], asset),

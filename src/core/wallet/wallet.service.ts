@@ -10,7 +10,7 @@ import { IdentityService, type AgentRecord } from '../identity/identity.service.
 import { formatAmount, parseAmount, storedMinor, toMinorUnits } from './amount.js';
 import { ASSETS, DECIMALS, type Asset } from './assets.js';
 import { planSend } from './fees.js';
-import { Ledger, toWire, type StoredTransaction } from './ledger.js';
+import { Ledger, WALLETS, toWire, type StoredTransaction } from './ledger.js';
 import { isExternal, parseRecipient, recipientKey, type ExternalRecipient, type Recipient } from './recipients.js';
 import { WalletConfig } from './wallet-config.js';
 import type {
@@ -43,8 +43,8 @@ const NO_FEE: Readonly<Record<Asset, { readonly amount: string; readonly asset: 
 /**
  * Balances, sends and history. Validation (amount, recipient form, asset and network fit,
  * recipient lookup) happens before the store transaction; the balance check, the debit of amount
- * plus fee, the history records and the events happen in one transaction, so concurrent sends can
- * never overdraw and a failure leaves nothing behind.
+ * plus fee, the history records and the events happen in one transaction that first locks every
+ * wallet it touches, so concurrent sends can never overdraw and a failure leaves nothing behind.
  */
 @injectable()
 export class WalletService {
@@ -61,8 +61,8 @@ export class WalletService {
   ) {}
 
   /** The balance of the calling agent. */
-  balance(agentId: string): WalletBalance {
-    const wallet = this.ledger.wallet(this.store.view, agentId, this.identity.agent(agentId).created_at);
+  async balance(agentId: string): Promise<WalletBalance> {
+    const wallet = await this.ledger.wallet(this.store.view, agentId, (await this.identity.agent(agentId)).created_at);
     const b = wallet.balances;
     return { fiat: { usd: b.usd, eur: b.eur }, crypto: { usdc: b.usdc, eth: b.eth, sol: b.sol }, updated_at: wallet.updated_at };
   }
@@ -82,10 +82,10 @@ export class WalletService {
       throw new ApiError('invalid_recipient', 'to: not a handle, agent email, EVM or Solana address, iban:<IBAN> or aba:<routing>:<account>', 'to');
     }
     const plan = planSend(recipient, asset, body.network, this.walletConfig.fees);
-    const sender = this.identity.agent(agentId);
+    const sender = await this.identity.agent(agentId);
     let payee: AgentRecord | undefined;
     if (plan.rail === 'book') {
-      payee = this.resolveAgent(recipient);
+      payee = await this.resolveAgent(recipient);
       if (!payee) throw new ApiError('recipient_not_found', `to: no wallet in this service answers to "${body.to}"`, 'to');
       if (payee.agent_id === agentId) throw new ApiError('invalid_recipient', 'to: that is your own wallet', 'to');
     }
@@ -95,8 +95,9 @@ export class WalletService {
     const memo = body.memo ?? '';
     const amountText = formatAmount(amount, asset);
     const network = plan.rail === 'ethereum' || plan.rail === 'base' || plan.rail === 'solana' ? plan.rail : null;
-    const status = await this.store.transaction((tx) => {
-      this.ledger.adjust(tx, agentId, asset, -(amount + plan.fee));
+    const status = await this.store.transaction(async (tx) => {
+      await tx.lock(WALLETS, payee ? [agentId, payee.agent_id] : [agentId]);
+      await this.ledger.adjust(tx, agentId, asset, -(amount + plan.fee));
       const out: StoredTransaction = {
         id: transactionId,
         direction: 'out',
@@ -115,19 +116,19 @@ export class WalletService {
         reference: null,
       };
       if (payee) {
-        this.ledger.record(tx, out);
-        this.ledger.adjust(tx, payee.agent_id, asset, amount);
-        this.ledger.record(tx, {
+        await this.ledger.record(tx, out);
+        await this.ledger.adjust(tx, payee.agent_id, asset, amount);
+        await this.ledger.record(tx, {
           ...out,
           direction: 'in',
           fee: NO_FEE[asset],
           agent_id: payee.agent_id,
         });
-        this.identity.recordActivity(tx, agentId, 'payments_confirmed');
-        this.identity.recordActivity(tx, payee.agent_id, 'payments_confirmed');
+        await this.identity.recordActivity(tx, agentId, 'payments_confirmed');
+        await this.identity.recordActivity(tx, payee.agent_id, 'payments_confirmed');
         return out.status;
       }
-      const submission = this.rails.submit(tx, {
+      const submission = await this.rails.submit(tx, {
         transaction_id: transactionId,
         rail: plan.rail as RailName,
         asset,
@@ -135,9 +136,9 @@ export class WalletService {
         to: recipientKey(recipient as ExternalRecipient),
         from_agent_id: agentId,
       });
-      this.ledger.record(tx, { ...out, reference: submission.reference });
-      this.ledger.addTotals(tx, asset, { sent_out: amount, fees_collected: plan.fee });
-      this.scheduler.schedule(tx, submission.check_at_ms, SETTLE_JOB, { agent_id: agentId, transaction_id: transactionId });
+      await this.ledger.record(tx, { ...out, reference: submission.reference });
+      await this.ledger.addTotals(tx, asset, { sent_out: amount, fees_collected: plan.fee });
+      await this.scheduler.schedule(tx, submission.check_at_ms, SETTLE_JOB, { agent_id: agentId, transaction_id: transactionId });
       return out.status;
     });
     return { transaction_id: transactionId, status, fee, sent_at: sentAt };
@@ -150,28 +151,29 @@ export class WalletService {
   async settle(job: Job): Promise<void> {
     const agentId = String(job.data.agent_id);
     const transactionId = String(job.data.transaction_id);
-    const pending = this.ledger.find(this.store.view, agentId, transactionId);
+    const pending = await this.ledger.find(this.store.view, agentId, transactionId);
     if (!pending || pending.status !== 'pending' || !pending.reference) return;
     const outcome = await this.rails.check(pending.reference);
-    await this.store.transaction((tx) => {
-      const record = this.ledger.find(tx, agentId, transactionId);
+    await this.store.transaction(async (tx) => {
+      const record = await this.ledger.find(tx, agentId, transactionId);
       if (!record || record.status !== 'pending') return;
       if (outcome.status === 'pending') {
-        this.scheduler.schedule(tx, outcome.check_at_ms, SETTLE_JOB, { agent_id: agentId, transaction_id: transactionId });
+        await this.scheduler.schedule(tx, outcome.check_at_ms, SETTLE_JOB, { agent_id: agentId, transaction_id: transactionId });
         return;
       }
       if (outcome.status === 'confirmed') {
-        this.ledger.settle(tx, record, 'confirmed');
-        this.identity.recordActivity(tx, agentId, 'payments_confirmed');
+        await this.ledger.settle(tx, record, 'confirmed');
+        await this.identity.recordActivity(tx, agentId, 'payments_confirmed');
         return;
       }
       const asset = record.asset;
       const amount = storedMinor(record.amount);
       const bankFee = record.rail === 'iban' || record.rail === 'aba' ? storedMinor(record.fee.amount) : 0n;
-      this.ledger.adjust(tx, agentId, asset, amount + bankFee);
-      this.ledger.addTotals(tx, asset, { sent_out: -amount, fees_collected: -bankFee });
-      this.ledger.settle(tx, record, 'failed', { reason: outcome.reason });
-      this.identity.recordActivity(tx, agentId, 'payments_failed');
+      await tx.lock(WALLETS, [agentId]);
+      await this.ledger.adjust(tx, agentId, asset, amount + bankFee);
+      await this.ledger.addTotals(tx, asset, { sent_out: -amount, fees_collected: -bankFee });
+      await this.ledger.settle(tx, record, 'failed', { reason: outcome.reason });
+      await this.identity.recordActivity(tx, agentId, 'payments_failed');
     });
   }
 
@@ -179,14 +181,14 @@ export class WalletService {
    * A newest-first page of the calling agent's history.
    * @throws ApiError 400 invalid_request (cursor)
    */
-  transactions(agentId: string, query: TransactionsQuery): TransactionList {
-    const page = this.ledger.page(agentId, query);
+  async transactions(agentId: string, query: TransactionsQuery): Promise<TransactionList> {
+    const page = await this.ledger.page(agentId, query);
     return { transactions: page.records.map(toWire), next_cursor: page.next_cursor };
   }
 
   /** One history record of the calling agent. @throws ApiError 404 not_found */
-  transaction(agentId: string, transactionId: string): WalletTransaction {
-    const record = this.ledger.find(this.store.view, agentId, transactionId);
+  async transaction(agentId: string, transactionId: string): Promise<WalletTransaction> {
+    const record = await this.ledger.find(this.store.view, agentId, transactionId);
     if (!record) throw notFound('transaction');
     return toWire(record);
   }
@@ -197,12 +199,13 @@ export class WalletService {
    */
   async fund(body: FundWalletBody): Promise<WalletTransaction> {
     const amount = parseAmount(body.amount, body.asset, 'amount');
-    const agent = this.identity.findByHandle(body.handle) ?? this.agentNamedBy(body.handle);
+    const agent = (await this.identity.findByHandle(body.handle)) ?? (await this.agentNamedBy(body.handle));
     if (!agent) throw new ApiError('recipient_not_found', `handle: no agent "${body.handle}" in this service`, 'handle');
     const transactionId = this.random.id('transaction');
-    return this.store.transaction((tx) => {
-      const record = this.credit(tx, agent, body.asset, amount, { id: transactionId, from: 'sim:fund', kind: 'fund', memo: '' });
-      this.events.append(tx, { type: 'wallet.funded', agent_id: agent.agent_id, data: { transaction_id: transactionId, asset: body.asset, amount: record.amount } });
+    return this.store.transaction(async (tx) => {
+      await tx.lock(WALLETS, [agent.agent_id]);
+      const record = await this.credit(tx, agent, body.asset, amount, { id: transactionId, from: 'sim:fund', kind: 'fund', memo: '' });
+      await this.events.append(tx, { type: 'wallet.funded', agent_id: agent.agent_id, data: { transaction_id: transactionId, asset: body.asset, amount: record.amount } });
       return toWire(record);
     });
   }
@@ -223,27 +226,29 @@ export class WalletService {
     return parsed;
   }
 
-  /** Opens an agent's wallet with its opening balances (inside the creation transaction). */
-  openWallet(tx: StoreTransaction, agent: AgentRecord, balances: Array<[Asset, bigint]>): void {
-    this.ledger.open(tx, agent.agent_id);
+  /** Opens an agent's wallet with its opening balances (inside the creation transaction, which it locks the wallet in). */
+  async openWallet(tx: StoreTransaction, agent: AgentRecord, balances: Array<[Asset, bigint]>): Promise<void> {
+    await tx.lock(WALLETS, [agent.agent_id]);
+    await this.ledger.open(tx, agent.agent_id);
     for (const [asset, minor] of balances) {
-      this.credit(tx, agent, asset, minor, { id: this.random.id('transaction'), from: 'sim:opening_balance', kind: 'opening_balance', memo: 'opening balance' });
+      await this.credit(tx, agent, asset, minor, { id: this.random.id('transaction'), from: 'sim:opening_balance', kind: 'opening_balance', memo: 'opening balance' });
     }
   }
 
   /**
    * Credits money that comes from outside the service (funding, opening balances, invoice
-   * payments): the balance, the service's funded-in total and a confirmed `in` record.
+   * payments): the balance, the service's funded-in total and a confirmed `in` record. The caller
+   * has locked the agent's wallet in `tx` (`tx.lock(WALLETS, [agent.agent_id])`).
    */
-  credit(
+  async credit(
     tx: StoreTransaction,
     agent: AgentRecord,
     asset: Asset,
     amount: bigint,
     what: { id: string; from: string; kind: StoredTransaction['kind']; memo: string },
-  ): StoredTransaction {
-    this.ledger.adjust(tx, agent.agent_id, asset, amount);
-    this.ledger.addTotals(tx, asset, { funded_in: amount });
+  ): Promise<StoredTransaction> {
+    await this.ledger.adjust(tx, agent.agent_id, asset, amount);
+    await this.ledger.addTotals(tx, asset, { funded_in: amount });
     const record: StoredTransaction = {
       id: what.id,
       direction: 'in',
@@ -261,29 +266,29 @@ export class WalletService {
       rail: null,
       reference: null,
     };
-    this.ledger.record(tx, record);
+    await this.ledger.record(tx, record);
     return record;
   }
 
   /** Conservation per asset: funded in = held + fees collected + sent out. */
-  totals(): WalletLedger {
+  totals(): Promise<WalletLedger> {
     return this.ledger.totals();
   }
 
   /** The agent a handle or agent email names, if any. */
-  resolveAgent(recipient: Recipient): AgentRecord | undefined {
+  async resolveAgent(recipient: Recipient): Promise<AgentRecord | undefined> {
     const domain = this.config.serviceDomain.toLowerCase();
     if (recipient.kind === 'handle') {
       if (recipient.domain !== null && recipient.domain !== domain) return undefined;
-      return this.identity.findByHandle(recipient.name);
+      return await this.identity.findByHandle(recipient.name);
     }
-    if (recipient.kind === 'email') return recipient.domain === domain ? this.identity.findByHandle(recipient.local) : undefined;
+    if (recipient.kind === 'email') return recipient.domain === domain ? await this.identity.findByHandle(recipient.local) : undefined;
     return undefined;
   }
 
   /** The agent a handle with its suffix or an agent email names, if any. */
-  private agentNamedBy(text: string): AgentRecord | undefined {
+  private async agentNamedBy(text: string): Promise<AgentRecord | undefined> {
     const recipient = parseRecipient(text);
-    return recipient && !isExternal(recipient) ? this.resolveAgent(recipient) : undefined;
+    return recipient && !isExternal(recipient) ? await this.resolveAgent(recipient) : undefined;
   }
 }

@@ -86,22 +86,23 @@ export class WebhookDeliveries {
    * endpoint with its first attempt claimed and its first retry scheduled; the first attempt
    * starts once the transaction commits.
    */
-  enqueue(tx: StoreTransaction, event: ServiceEvent): void {
+  async enqueue(tx: StoreTransaction, event: ServiceEvent): Promise<void> {
     // Most events concern agents without endpoints: nothing to build for them.
-    if (!RELEVANT.has(event.type) || !this.webhooks.anyFor(tx, event.agent_id)) return;
-    const payload = this.payloads.payloadOf(tx, event);
+    if (!RELEVANT.has(event.type) || !(await this.webhooks.anyFor(tx, event.agent_id))) return;
+    const payload = await this.payloads.payloadOf(tx, event);
     if (!payload) return;
-    const endpoints = this.webhooks.endpointsFor(tx, event.agent_id, payload.type);
+    const endpoints = await this.webhooks.endpointsFor(tx, event.agent_id, payload.type);
     if (endpoints.length === 0) return;
     const now = this.clock.now();
-    if (this.config.retentionMs !== null) this.sweep(tx, now - this.config.retentionMs);
+    if (this.config.retentionMs !== null) await this.sweep(tx, now - this.config.retentionMs);
     const eventId = this.random.id('event');
     const body = JSON.stringify({ id: eventId, type: payload.type, created_at: event.at, agent_id: event.agent_id, data: payload.data });
-    tx.insert<StoredWebhookEvent>(WEBHOOK_EVENTS, eventId, { event_id: eventId, body });
+    await tx.insert<StoredWebhookEvent>(WEBHOOK_EVENTS, eventId, { event_id: eventId, body });
     const started: string[] = [];
     for (const endpoint of endpoints) {
       const deliveryId = this.random.id('delivery');
       const retryAt = now + RETRY_OFFSETS_SECONDS[0] * 1000;
+      const jobId = await this.scheduler.schedule(tx, retryAt, DELIVERY_JOB, { delivery_id: deliveryId, attempt: 2 });
       const delivery: StoredDelivery = {
         delivery_id: deliveryId,
         webhook_id: endpoint.webhook_id,
@@ -113,9 +114,9 @@ export class WebhookDeliveries {
         last_response_status: null,
         next_attempt_at: toIso(retryAt),
         first_attempt_ms: now,
-        job_id: this.scheduler.schedule(tx, retryAt, DELIVERY_JOB, { delivery_id: deliveryId, attempt: 2 }),
+        job_id: jobId,
       };
-      tx.insert(DELIVERIES, deliveryId, delivery, ALL);
+      await tx.insert(DELIVERIES, deliveryId, delivery, ALL);
       started.push(deliveryId);
     }
     const generation = this.generation;
@@ -151,10 +152,10 @@ export class WebhookDeliveries {
    * A newest-first page of deliveries, optionally of one endpoint or status.
    * @throws ApiError 400 invalid_request (a cursor of another list)
    */
-  list(query: DeliveriesQuery): DeliveryList {
+  async list(query: DeliveriesQuery): Promise<DeliveryList> {
     const listName = `webhooks.deliveries|${query.webhook_id ?? ''}|${query.status ?? ''}`;
     const before = query.cursor === undefined ? undefined : decodeCursor(listName, query.cursor);
-    const page = filteredPage<StoredDelivery>(
+    const page = await filteredPage<StoredDelivery>(
       this.store.view,
       DELIVERIES,
       { partition: ALL, limit: query.limit, ...(before === undefined ? {} : { before }) },
@@ -170,13 +171,13 @@ export class WebhookDeliveries {
    * written together, so they are neighbours in the list). A pending delivery stops the sweep
    * until it settles: its retries (the last a day after the first attempt) still need it.
    */
-  private sweep(tx: StoreTransaction, cutoffMs: number): void {
-    const oldest = tx.page<StoredDelivery>(DELIVERIES, { partition: ALL, order: 'oldest', limit: SWEEP_PER_DELIVERY + 1 }).items;
+  private async sweep(tx: StoreTransaction, cutoffMs: number): Promise<void> {
+    const oldest = (await tx.page<StoredDelivery>(DELIVERIES, { partition: ALL, order: 'oldest', limit: SWEEP_PER_DELIVERY + 1 })).items;
     for (let i = 0; i < Math.min(SWEEP_PER_DELIVERY, oldest.length); i++) {
       const delivery = oldest[i]!.record;
       if (delivery.status === 'pending' || delivery.first_attempt_ms >= cutoffMs) return;
-      tx.remove(DELIVERIES, delivery.delivery_id);
-      if (oldest[i + 1]?.record.event_id !== delivery.event_id) tx.remove(WEBHOOK_EVENTS, delivery.event_id);
+      await tx.remove(DELIVERIES, delivery.delivery_id);
+      if (oldest[i + 1]?.record.event_id !== delivery.event_id) await tx.remove(WEBHOOK_EVENTS, delivery.event_id);
     }
   }
 
@@ -191,20 +192,20 @@ export class WebhookDeliveries {
   }
 
   /** Claims attempt `attempt` in `tx`: schedules its successor first, so a crash mid-attempt still leads to a retry. */
-  private claim(tx: StoreTransaction, deliveryId: string, attempt: number): boolean {
-    const delivery = tx.get<StoredDelivery>(DELIVERIES, deliveryId);
+  private async claim(tx: StoreTransaction, deliveryId: string, attempt: number): Promise<boolean> {
+    const delivery = await tx.get<StoredDelivery>(DELIVERIES, deliveryId);
     if (!delivery || delivery.status !== 'pending' || delivery.attempts !== attempt - 1) return false;
-    if (attempt > MAX_ATTEMPTS || !this.webhooks.endpoint(tx, delivery.webhook_id)) {
+    if (attempt > MAX_ATTEMPTS || !(await this.webhooks.endpoint(tx, delivery.webhook_id))) {
       // Out of attempts (the last one never reported back), or the endpoint is gone.
-      tx.update<StoredDelivery>(DELIVERIES, deliveryId, { ...delivery, status: 'failed', next_attempt_at: null, job_id: null });
+      await tx.update<StoredDelivery>(DELIVERIES, deliveryId, { ...delivery, status: 'failed', next_attempt_at: null, job_id: null });
       return false;
     }
     const successorAt =
       attempt < MAX_ATTEMPTS
         ? delivery.first_attempt_ms + RETRY_OFFSETS_SECONDS[attempt - 1]! * 1000
         : this.clock.now() + this.config.timeoutMs + RETRY_OFFSETS_SECONDS[0] * 1000;
-    const jobId = this.scheduler.schedule(tx, successorAt, DELIVERY_JOB, { delivery_id: deliveryId, attempt: attempt + 1 });
-    tx.update<StoredDelivery>(DELIVERIES, deliveryId, {
+    const jobId = await this.scheduler.schedule(tx, successorAt, DELIVERY_JOB, { delivery_id: deliveryId, attempt: attempt + 1 });
+    await tx.update<StoredDelivery>(DELIVERIES, deliveryId, {
       ...delivery,
       attempts: attempt,
       next_attempt_at: attempt < MAX_ATTEMPTS ? toIso(successorAt) : null,
@@ -216,10 +217,12 @@ export class WebhookDeliveries {
   /** Makes one attempt outside any transaction, then records its outcome. */
   private async attempt(deliveryId: string, attempt: number, generation: number): Promise<void> {
     if (generation !== this.generation) return;
-    const delivery = this.store.view.get<StoredDelivery>(DELIVERIES, deliveryId);
+    const delivery = await this.store.view.get<StoredDelivery>(DELIVERIES, deliveryId);
     if (!delivery || delivery.status !== 'pending') return;
-    const endpoint = this.webhooks.endpoint(this.store.view, delivery.webhook_id);
-    const event = this.store.view.get<StoredWebhookEvent>(WEBHOOK_EVENTS, delivery.event_id);
+    const [endpoint, event] = await Promise.all([
+      this.webhooks.endpoint(this.store.view, delivery.webhook_id),
+      this.store.view.get<StoredWebhookEvent>(WEBHOOK_EVENTS, delivery.event_id),
+    ]);
     if (!endpoint || !event) return;
     const status = await this.post(endpoint, event.body, attempt, delivery);
     if (generation !== this.generation) return;
@@ -283,17 +286,17 @@ export class WebhookDeliveries {
   }
 
   /** Writes an attempt's outcome; a 2xx from any attempt delivers, failures count only for the newest attempt. */
-  private record(tx: StoreTransaction, deliveryId: string, attempt: number, status: number | null): void {
-    const delivery = tx.get<StoredDelivery>(DELIVERIES, deliveryId);
+  private async record(tx: StoreTransaction, deliveryId: string, attempt: number, status: number | null): Promise<void> {
+    const delivery = await tx.get<StoredDelivery>(DELIVERIES, deliveryId);
     if (!delivery || delivery.status !== 'pending') return;
     const delivered = status !== null && status >= 200 && status < 300;
     if (!delivered && delivery.attempts !== attempt) return;
     const done = delivered || attempt >= MAX_ATTEMPTS;
-    if (done && delivery.job_id) this.scheduler.cancel(tx, delivery.job_id);
+    if (done && delivery.job_id) await this.scheduler.cancel(tx, delivery.job_id);
     const next: StoredDelivery = done
       ? { ...delivery, status: delivered ? 'delivered' : 'failed', last_response_status: status, next_attempt_at: null, job_id: null }
       : { ...delivery, last_response_status: status };
-    tx.update<StoredDelivery>(DELIVERIES, deliveryId, next);
+    await tx.update<StoredDelivery>(DELIVERIES, deliveryId, next);
   }
 }
 

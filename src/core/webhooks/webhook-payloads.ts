@@ -31,7 +31,7 @@ export class WebhookPayloads {
   ) {}
 
   /** The payload of an event, read in `view`; undefined for events receivers never get. */
-  payloadOf(view: StoreView, event: ServiceEvent): WebhookPayload | undefined {
+  async payloadOf(view: StoreView, event: ServiceEvent): Promise<WebhookPayload | undefined> {
     const agentId = event.agent_id;
     const data = event.data;
     switch (event.type) {
@@ -44,16 +44,16 @@ export class WebhookPayloads {
       case 'wallet.transaction.updated':
         return agentId === null ? undefined : this.transaction(view, agentId, data.transaction_id, 'wallet.transaction.updated');
       case 'invoice.paid': {
-        const invoice = typeof data.invoice_id === 'string' ? this.invoices.wireOf(view, data.invoice_id) : undefined;
+        const invoice = typeof data.invoice_id === 'string' ? await this.invoices.wireOf(view, data.invoice_id) : undefined;
         return invoice && { type: 'invoice.paid', data: invoice };
       }
       case 'email.received': {
         if (agentId === null || typeof data.message_id !== 'string') return undefined;
-        const message = view.get<StoredMessage>(MESSAGES, ownedKey(agentId, data.message_id));
+        const message = await view.get<StoredMessage>(MESSAGES, ownedKey(agentId, data.message_id));
         return message && { type: 'email.received', data: messageView(message, this.config.filesUrl) };
       }
       case 'file.indexed': {
-        const file = typeof data.file_id === 'string' ? this.drive.fileOf(view, data.file_id) : undefined;
+        const file = typeof data.file_id === 'string' ? await this.drive.fileOf(view, data.file_id) : undefined;
         return file && { type: 'file.indexed', data: file };
       }
       default:
@@ -61,8 +61,8 @@ export class WebhookPayloads {
     }
   }
 
-  private transaction(view: StoreView, agentId: string, transactionId: unknown, type: WebhookEventType): WebhookPayload | undefined {
-    const record = typeof transactionId === 'string' ? this.ledger.find(view, agentId, transactionId) : undefined;
+  private async transaction(view: StoreView, agentId: string, transactionId: unknown, type: WebhookEventType): Promise<WebhookPayload | undefined> {
+    const record = typeof transactionId === 'string' ? await this.ledger.find(view, agentId, transactionId) : undefined;
     return record && { type, data: toWire(record) };
   }
 }

@@ -58,8 +58,8 @@ export class WebhookService {
       throw new ApiError('invalid_request', `events: expected "*" or event types among ${WEBHOOK_EVENT_TYPES.join(', ')}, got "${unknown}"`, 'events');
     }
     if (this.config.guardPrivateUrls) await this.guard.check(body.url);
-    const stored = await this.store.transaction((tx) => {
-      if (tx.count(WEBHOOKS, agentId) >= MAX_WEBHOOKS_PER_AGENT) {
+    const stored = await this.store.transaction(async (tx) => {
+      if ((await tx.count(WEBHOOKS, agentId)) >= MAX_WEBHOOKS_PER_AGENT) {
         throw new ApiError('invalid_request', `an agent may register at most ${MAX_WEBHOOKS_PER_AGENT} webhooks; delete one first`);
       }
       const webhook: StoredWebhook = {
@@ -70,40 +70,40 @@ export class WebhookService {
         agent_id: agentId,
         secret: `${SECRET_PREFIX}${this.random.secret(32)}`,
       };
-      tx.insert(WEBHOOKS, webhook.webhook_id, webhook, agentId);
-      this.events.append(tx, { type: 'webhook.created', agent_id: agentId, data: { webhook_id: webhook.webhook_id, url: webhook.url, events: webhook.events } });
+      await tx.insert(WEBHOOKS, webhook.webhook_id, webhook, agentId);
+      await this.events.append(tx, { type: 'webhook.created', agent_id: agentId, data: { webhook_id: webhook.webhook_id, url: webhook.url, events: webhook.events } });
       return webhook;
     });
     return { ...toWire(stored), secret: stored.secret };
   }
 
   /** The calling agent's endpoints, newest first (the service's order for lists), without secrets. */
-  list(agentId: string): WebhookList {
-    const page = this.store.view.page<StoredWebhook>(WEBHOOKS, { partition: agentId, limit: MAX_WEBHOOKS_PER_AGENT });
+  async list(agentId: string): Promise<WebhookList> {
+    const page = await this.store.view.page<StoredWebhook>(WEBHOOKS, { partition: agentId, limit: MAX_WEBHOOKS_PER_AGENT });
     return { webhooks: page.items.map((item) => toWire(item.record)) };
   }
 
   /** Deletes one of the calling agent's endpoints; its pending deliveries end `failed` at their next attempt. @throws ApiError 404 not_found */
   async delete(agentId: string, webhookId: string): Promise<void> {
-    await this.store.transaction((tx) => {
-      const webhook = tx.get<StoredWebhook>(WEBHOOKS, webhookId);
+    await this.store.transaction(async (tx) => {
+      const webhook = await tx.get<StoredWebhook>(WEBHOOKS, webhookId);
       if (!webhook || webhook.agent_id !== agentId) throw notFound('webhook');
-      tx.remove(WEBHOOKS, webhookId);
-      this.events.append(tx, { type: 'webhook.deleted', agent_id: agentId, data: { webhook_id: webhookId } });
+      await tx.remove(WEBHOOKS, webhookId);
+      await this.events.append(tx, { type: 'webhook.deleted', agent_id: agentId, data: { webhook_id: webhookId } });
     });
   }
 
   /** Whether any endpoint (the agent's own, or one configured for every agent) could take an event of `agentId`. */
-  anyFor(view: StoreView, agentId: string | null): boolean {
-    return this.config.endpoints.length > 0 || (agentId !== null && view.count(WEBHOOKS, agentId) > 0);
+  async anyFor(view: StoreView, agentId: string | null): Promise<boolean> {
+    return this.config.endpoints.length > 0 || (agentId !== null && (await view.count(WEBHOOKS, agentId)) > 0);
   }
 
   /** The endpoints that want an event of `type` of agent `agentId` (null: no agent), read in `view`. */
-  endpointsFor(view: StoreView, agentId: string | null, type: string): Endpoint[] {
+  async endpointsFor(view: StoreView, agentId: string | null, type: string): Promise<Endpoint[]> {
     const wants = (events: readonly string[]) => events[0] === '*' || events.includes(type);
     const found: Endpoint[] = [];
-    if (agentId !== null && view.count(WEBHOOKS, agentId) > 0) {
-      const page = view.page<StoredWebhook>(WEBHOOKS, { partition: agentId, limit: MAX_WEBHOOKS_PER_AGENT });
+    if (agentId !== null && (await view.count(WEBHOOKS, agentId)) > 0) {
+      const page = await view.page<StoredWebhook>(WEBHOOKS, { partition: agentId, limit: MAX_WEBHOOKS_PER_AGENT });
       for (const { record } of [...page.items].reverse()) {
         if (wants(record.events)) found.push({ webhook_id: record.webhook_id, url: record.url, secret: record.secret, events: record.events, owner: agentId });
       }
@@ -113,8 +113,8 @@ export class WebhookService {
   }
 
   /** An endpoint by id as it is now (agent or runtime), or undefined once deleted or unconfigured. */
-  endpoint(view: StoreView, webhookId: string): Endpoint | undefined {
-    const stored = view.get<StoredWebhook>(WEBHOOKS, webhookId);
+  async endpoint(view: StoreView, webhookId: string): Promise<Endpoint | undefined> {
+    const stored = await view.get<StoredWebhook>(WEBHOOKS, webhookId);
     if (stored) return { webhook_id: stored.webhook_id, url: stored.url, secret: stored.secret, events: stored.events, owner: stored.agent_id };
     const configured = this.config.endpoints.find((endpoint) => endpoint.webhook_id === webhookId);
     return configured && { ...configured, owner: null };

@@ -21,10 +21,10 @@ const TABS: Array<{ tab: string; label: string; sections: (context: PageContext,
 ];
 
 /** The agent named `name` as a page subject. @throws ApiError 404 not_found */
-export function subjectNamed(context: PageContext, name: string): AgentSubject {
-  const agent = agentNamed(context.runtime, name);
+export async function subjectNamed(context: PageContext, name: string): Promise<AgentSubject> {
+  const agent = await agentNamed(context.runtime, name);
   if (!agent) throw new ApiError('not_found', `no agent named ${name}`);
-  return { agent, client: context.runtime.actAs(agent.agent_id) };
+  return { agent, client: await context.runtime.actAs(agent.agent_id) };
 }
 
 /** The frame of every agent page: name, tabs, the event stream that keeps its sections live. */
@@ -49,7 +49,7 @@ ${body}`,
 export async function agentTabPage(context: PageContext, name: string, tab: string): Promise<Response | undefined> {
   const spec = TABS.find((entry) => entry.tab === tab);
   if (!spec) return undefined;
-  const subject = subjectNamed(context, name);
+  const subject = await subjectNamed(context, name);
   const rendered = await renderSections(context, spec.sections(context, subject));
   if (!rendered) return undefined;
   if (rendered.part) return htmlResponse(rendered.html);

@@ -9,12 +9,12 @@ const MAX_LISTED = 500;
 export async function agentsPage(context: PageContext): Promise<Html> {
   const { runtime, url } = context;
   const filter = (url.searchParams.get('q') ?? '').trim().toLowerCase();
-  const all = listAgents(runtime);
+  const all = await listAgents(runtime);
   const matching = filter ? all.filter((agent) => agent.name.includes(filter) || agent.display_name.toLowerCase().includes(filter)) : all;
   const shown = matching.slice(-MAX_LISTED).reverse();
   const rows = await Promise.all(
     shown.map(async (agent) => {
-      const client = runtime.actAs(agent.agent_id);
+      const client = await runtime.actAs(agent.agent_id);
       const [profile, phone, balance] = await Promise.all([
         client.identity.getProfile(),
         client.phone.getNumber().catch(() => null),

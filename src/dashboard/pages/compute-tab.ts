@@ -19,8 +19,8 @@ export function computeSections(context: PageContext, { agent, client }: AgentSu
       id: 'runs',
       areas: ['compute'],
       title: 'Runs',
-      render() {
-        const runs = recentEvents(context.runtime, (event) => event.agent_id === agent.agent_id && event.type === 'compute.run.completed', RUNS);
+      async render() {
+        const runs = await recentEvents(context.runtime, (event) => event.agent_id === agent.agent_id && event.type === 'compute.run.completed', RUNS);
         return table(
           runs,
           [

@@ -9,27 +9,29 @@ import { eventRow } from './event-row.js';
 const SHOWN = 100;
 
 /** The filter of an events request (`type`, `agent` by name or id); `unknown` when the agent does not exist. */
-export function eventFilterOf(context: PageContext): { filter: EventFilter; unknownAgent: boolean } {
+export async function eventFilterOf(context: PageContext): Promise<{ filter: EventFilter; unknownAgent: boolean }> {
   const type = context.url.searchParams.get('type')?.trim() || undefined;
   const agent = context.url.searchParams.get('agent')?.trim() || undefined;
   if (!agent) return { filter: { type }, unknownAgent: false };
-  const found = agentNamed(context.runtime, agent) ?? agentById(context.runtime, agent);
+  const found = (await agentNamed(context.runtime, agent)) ?? (await agentById(context.runtime, agent));
   return { filter: { type, agentId: found?.agent_id ?? agent }, unknownAgent: !found };
 }
 
 /** The name shown for an event's agent. */
-export function nameOf(context: PageContext): (agentId: string | null) => string {
-  return (agentId) => (agentId ? (agentById(context.runtime, agentId)?.name ?? agentId) : '');
+export function nameOf(context: PageContext): (agentId: string | null) => Promise<string> {
+  return async (agentId) => (agentId ? ((await agentById(context.runtime, agentId))?.name ?? agentId) : '');
 }
 
 /** `/_dashboard/events`: the newest events that pass the filters, then every new one live over SSE. */
-export function eventsPage(context: PageContext): Html {
-  const { filter, unknownAgent } = eventFilterOf(context);
+export async function eventsPage(context: PageContext): Promise<Html> {
+  const { filter, unknownAgent } = await eventFilterOf(context);
   const type = context.url.searchParams.get('type') ?? '';
   const agent = context.url.searchParams.get('agent') ?? '';
-  const last = lastEventSeq(context.runtime);
-  const events = unknownAgent ? [] : recentEvents(context.runtime, (event) => matchesFilter(event, filter), SHOWN);
+  const last = await lastEventSeq(context.runtime);
+  const events = unknownAgent ? [] : await recentEvents(context.runtime, (event) => matchesFilter(event, filter), SHOWN);
   const names = nameOf(context);
+  const rows: Html[] = [];
+  for (const event of events) rows.push(eventRow(event, await names(event.agent_id)));
   const body = html`<h1>Events <span class="count" id="event-count">${last}</span></h1>
 <form class="filters" method="get" action="${href('/events')}">
   <label>Type <input type="search" name="type" value="${type}" placeholder="sms. or wallet.transaction.updated" list="event-types"></label>
@@ -39,7 +41,7 @@ export function eventsPage(context: PageContext): Html {
 </form>
 <datalist id="event-types">${['agent.', 'wallet.', 'invoice.', 'card.', 'email.', 'sms.', 'call.', 'memory.', 'file.', 'compute.', 'browser.', 'webhook.'].map((prefix) => html`<option value="${prefix}"></option>`)}</datalist>
 <p class="live-state muted small" data-stream="${href('/events/stream', { type, agent, after: String(last) })}"><span class="dot"></span> <span class="live-label">connecting…</span></p>
-<ol class="events" id="event-list" reversed>${events.map((event) => eventRow(event, names(event.agent_id)))}</ol>
+<ol class="events" id="event-list" reversed>${rows}</ol>
 ${events.length === 0 ? html`<p class="muted empty" id="no-events">${unknownAgent ? `No agent named ${agent}.` : 'No events match yet; new ones appear here as they happen.'}</p>` : ''}`;
   return context.page('Events', 'events', body);
 }

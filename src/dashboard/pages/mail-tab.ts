@@ -72,7 +72,11 @@ export function mailSections(context: PageContext, { agent, client }: AgentSubje
         ]);
         const summaries = [...inbox.messages, ...sent.messages].sort((a, b) => (a.received_at < b.received_at ? -1 : 1));
         // Read without the API's side effect: the dashboard must not mark the agent's mail read.
-        const messages = summaries.map((summary) => peekMessage(context.runtime, agent.agent_id, summary.id)).filter((message) => message !== undefined);
+        const messages: EmailMessage[] = [];
+        for (const summary of summaries) {
+          const message = await peekMessage(context.runtime, agent.agent_id, summary.id);
+          if (message !== undefined) messages.push(message);
+        }
         if (messages.length === 0) return html`<p class="muted empty">No messages in this thread.</p>`;
         return html`<p><a href="${agentHref(agent.name, 'mail')}">← all threads</a> <span class="muted small">${threadId}</span></p>${messages.map((message) => messageView(agent.name, message))}`;
       },

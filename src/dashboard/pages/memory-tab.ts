@@ -46,8 +46,8 @@ export function memorySections(context: PageContext, { agent, client }: AgentSub
       id: 'memories',
       areas: ['memory', 'file'],
       title: 'Memories',
-      render() {
-        const { memories, total } = recentMemories(context.runtime, agent.agent_id, LIMIT);
+      async render() {
+        const { memories, total } = await recentMemories(context.runtime, agent.agent_id, LIMIT);
         return html`<p class="muted small">${total} in all${total > memories.length ? `, the newest ${memories.length} shown` : ''}</p>${table(
           memories,
           [

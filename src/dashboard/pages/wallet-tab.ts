@@ -35,7 +35,7 @@ export function walletSections(context: PageContext, { agent, client }: AgentSub
       async render() {
         const { transactions } = await client.wallet.listTransactions({ limit: LIMIT });
         const ids = new Set(transactions.map((transaction) => transaction.id));
-        const events = recentEvents(
+        const events = await recentEvents(
           context.runtime,
           (event) => event.agent_id === agent.agent_id && event.type.startsWith('wallet.transaction.') && ids.has(String(event.data.transaction_id)),
           LIMIT * 4,
@@ -63,7 +63,7 @@ export function walletSections(context: PageContext, { agent, client }: AgentSub
       areas: ['invoice'],
       title: 'Invoices',
       async render() {
-        const invoices: Invoice[] = await Promise.all(recentInvoiceIds(context.runtime, agent.agent_id, LIMIT).map((id) => client.wallet.getInvoice(id)));
+        const invoices: Invoice[] = await Promise.all((await recentInvoiceIds(context.runtime, agent.agent_id, LIMIT)).map((id) => client.wallet.getInvoice(id)));
         return table(
           invoices,
           [

@@ -17,11 +17,14 @@ export class DevtoolsGateway {
 
   constructor(private readonly sessions: BrowserSessions) {}
 
-  /** Answers one `upgrade` event whose path is under the DevTools prefix. */
-  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+  /**
+   * Answers one `upgrade` event whose path is under the DevTools prefix.
+   * @throws what reading the session threw (the caller destroys the socket)
+   */
+  async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const target = parseDevtoolsPath(request.url ?? '');
     if (!target) return refuse(socket, 404, 'not a DevTools endpoint');
-    const verdict = this.sessions.authorizeDevtools(target.sessionId, target.secret);
+    const verdict = await this.sessions.authorizeDevtools(target.sessionId, target.secret);
     if (verdict.kind === 'refuse') return refuse(socket, verdict.status, verdict.message);
     this.server.handleUpgrade(request, socket, head, (ws) => this.sessions.connect(target.sessionId, verdict.instance, channelOf(ws)));
   }

@@ -19,7 +19,7 @@ const SWEEP_PER_APPEND = 2;
 @injectable()
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
-  private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => void> = [];
+  private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => Promise<void>> = [];
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -27,24 +27,24 @@ export class StoreEventLog implements EventLog {
     private readonly retentionMs: number | null = null,
   ) {}
 
-  append(tx: StoreTransaction, event: NewEvent): ServiceEvent {
+  async append(tx: StoreTransaction, event: NewEvent): Promise<ServiceEvent> {
     const now = this.clock.now();
-    const entry: ServiceEvent = { seq: tx.lastPosition(EVENTS) + 1, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
-    tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
-    if (this.retentionMs !== null) this.sweep(tx, now - this.retentionMs);
-    for (const hook of this.appendHooks) hook(tx, entry);
+    const entry: ServiceEvent = { seq: (await tx.lastPosition(EVENTS)) + 1, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
+    await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
+    if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
+    for (const hook of this.appendHooks) await hook(tx, entry);
     tx.afterCommit(() => {
       for (const listener of this.listeners) listener(entry);
     });
     return entry;
   }
 
-  after(after: number, limit: number): ServiceEvent[] {
-    const page = this.store.view.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'oldest', after: Math.max(0, after), limit });
+  async after(after: number, limit: number): Promise<ServiceEvent[]> {
+    const page = await this.store.view.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'oldest', after: Math.max(0, after), limit });
     return page.items.map((item) => item.record);
   }
 
-  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => void): void {
+  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void>): void {
     this.appendHooks.push(hook);
   }
 
@@ -54,10 +54,11 @@ export class StoreEventLog implements EventLog {
   }
 
   /** Removes the oldest events stamped before `cutoffMs`. */
-  private sweep(tx: StoreTransaction, cutoffMs: number): void {
-    for (const { record } of tx.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'oldest', limit: SWEEP_PER_APPEND }).items) {
+  private async sweep(tx: StoreTransaction, cutoffMs: number): Promise<void> {
+    const oldest = await tx.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'oldest', limit: SWEEP_PER_APPEND });
+    for (const { record } of oldest.items) {
       if (Date.parse(record.at) >= cutoffMs) break;
-      tx.remove(EVENTS, String(record.seq));
+      await tx.remove(EVENTS, String(record.seq));
     }
   }
 }

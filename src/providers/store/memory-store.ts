@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { injectable } from '../../core/shared/di.js';
 import { deepFreeze } from '../../core/shared/json.js';
 import { runOutside } from './run-outside.js';
+import { TransactionTurns } from './transaction-turns.js';
 import { UnitAdmission } from './unit-admission.js';
 import { Collection, lowerBound, type Partition, type Row } from './memory-collection.js';
 import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
@@ -32,6 +33,8 @@ interface Unit {
 }
 
 const DEFAULT_PARTITION = '';
+/** What a write answers: it was applied when called. */
+const DONE: Promise<void> = Promise.resolve();
 /** Tombstones a partition may hold before it is compacted (and at least half its rows). */
 const COMPACT_AFTER = 64;
 
@@ -49,7 +52,6 @@ export class MemoryStore implements Store {
   private collections = new Map<string, Collection>();
   private readonly hooks: Array<() => void | Promise<void>> = [];
   private readonly units = new AsyncLocalStorage<Unit>();
-  private inTransaction = false;
   /** Undo, after-apply and after-commit lists of the running transaction (transactions never overlap). */
   private undo: UndoLog = [];
   private applied: Array<() => void> = [];
@@ -58,66 +60,75 @@ export class MemoryStore implements Store {
   private shrunk: Partition[] = [];
   private readonly admission = new UnitAdmission(this.units);
 
+  private readonly turns = new TransactionTurns();
+
   readonly view: StoreView = {
-    get: (collection, id) => this.get(collection, id),
-    page: (collection, query) => this.page(collection, query),
-    all: (collection) => this.all(collection),
-    count: (collection, partition) => this.count(collection, partition),
-    lastPosition: (collection) => (this.collections.get(collection)?.nextPosition ?? 1) - 1,
+    get: (collection, id) => this.turns.read(() => this.get(collection, id)),
+    page: (collection, query) => this.turns.read(() => this.page(collection, query)),
+    all: (collection) => this.turns.read(() => this.all(collection)),
+    count: (collection, partition) => this.turns.read(() => this.count(collection, partition)),
+    lastPosition: (collection) => this.turns.read(() => this.lastPosition(collection)),
   };
 
-  /** The one transaction handle, built once: a hot path runs thousands of transactions a second. */
+  /**
+   * The one transaction handle, built once: a hot path runs thousands of transactions a second.
+   * Its reads and writes are applied at once; a write that fails throws where it is called.
+   */
   private readonly tx: StoreTransaction = {
-    ...this.view,
-    insert: (collection, id, record, partition) => this.insert(this.writableUndo(), collection, id, record, partition),
-    update: (collection, id, record) => this.update(this.writableUndo(), collection, id, record),
-    remove: (collection, id) => this.remove(this.writableUndo(), collection, id),
+    get: (collection, id) => Promise.resolve(this.get(collection, id)),
+    page: (collection, query) => Promise.resolve(this.page(collection, query)),
+    all: (collection) => Promise.resolve(this.all(collection)),
+    count: (collection, partition) => Promise.resolve(this.count(collection, partition)),
+    lastPosition: (collection) => Promise.resolve(this.lastPosition(collection)),
+    insert: (collection, id, record, partition) => (this.insert(this.writableUndo(), collection, id, record, partition), DONE),
+    update: (collection, id, record) => (this.update(this.writableUndo(), collection, id, record), DONE),
+    remove: (collection, id) => Promise.resolve(this.remove(this.writableUndo(), collection, id)),
+    lock: () => (this.writableUndo(), DONE),
     afterCommit: (callback) => void (this.writableUndo(), this.after.push(callback)),
     afterApply: (callback) => void (this.writableUndo(), this.applied.push(callback)),
   };
 
   /** The running transaction's undo log; a handle kept past its transaction must not write. */
   private writableUndo(): UndoLog {
-    if (!this.inTransaction) throw new Error('store transaction handle used outside its transaction');
+    if (!this.turns.inside()) throw new Error('store transaction handle used outside its transaction');
     return this.undo;
   }
 
-  async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
-    if (this.inTransaction) throw new Error('store transactions do not nest');
+  async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    if (this.turns.inside()) throw new Error('store transactions do not nest');
     // Only work outside an open unit waits for an exclusive section (a unit's own work must finish first).
     const admitted = this.admission.admitTransaction();
     if (admitted) await admitted;
-    if (this.inTransaction) throw new Error('store transactions do not nest');
+    const { result, wrote, after } = await this.turns.run(() => this.apply(fn));
+    const unit = this.units.getStore();
+    if (unit?.open) {
+      if (wrote) unit.wrote = true;
+      unit.after.push(...after);
+      return result;
+    }
+    await this.committed(wrote, after);
+    return result;
+  }
+
+  /** Runs `fn` in the running turn; undoes its writes when it throws. */
+  private async apply<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<{ result: T; wrote: boolean; after: Array<() => void> }> {
     const undo: UndoLog = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
     const after: Array<() => void> = (this.after = []);
     if (this.shrunk.length > 0) this.shrunk = [];
-    this.inTransaction = true;
     let result: T;
     try {
-      result = fn(this.tx);
-      if (result !== null && typeof (result as { then?: unknown })?.then === 'function') {
-        throw new TypeError('store transaction functions must be synchronous');
-      }
+      result = await fn(this.tx);
     } catch (error) {
       for (let i = undo.length - UNDO_ENTRY; i >= 0; i -= UNDO_ENTRY) this.undoWrite(undo[i] as UndoKind, undo[i + 1] as Row, undo[i + 2]);
       throw error;
-    } finally {
-      this.inTransaction = false;
     }
     for (const partition of this.shrunk) compact(partition);
     for (const callback of applied) callback();
-    const unit = this.units.getStore();
-    if (unit?.open) {
-      if (undo.length > 0) unit.wrote = true;
-      unit.after.push(...after);
-      return result;
-    }
-    await this.committed(undo.length > 0, after);
-    return result;
+    return { result, wrote: undo.length > 0, after };
   }
 
-  async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => void): Promise<T> {
+  async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => Promise<void>): Promise<T> {
     if (this.units.getStore()?.open) {
       const result = await work();
       if (last) await this.transaction((tx) => last(tx, result));
@@ -143,8 +154,13 @@ export class MemoryStore implements Store {
     return this.admission.outside(work);
   }
 
-  exclusive<T>(work: () => T): Promise<T> {
-    return this.admission.exclusive(work);
+  exclusive<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.admission.exclusive(work, async () => {
+      // A transaction outside any unit may still be running (or queued): let it end first.
+      if (!this.turns.busy) return false;
+      await this.turns.read(() => undefined);
+      return true;
+    });
   }
 
   /** Runs the commit hooks (when something changed), then the after-commit callbacks. */
@@ -163,7 +179,11 @@ export class MemoryStore implements Store {
     this.hooks.push(hook);
   }
 
-  export(): StoreSnapshot {
+  export(): Promise<StoreSnapshot> {
+    return this.turns.read(() => this.exportNow());
+  }
+
+  private exportNow(): StoreSnapshot {
     const collections: StoreSnapshot['collections'] = {};
     for (const name of [...this.collections.keys()].sort()) {
       const collection = this.collections.get(name)!;
@@ -177,8 +197,8 @@ export class MemoryStore implements Store {
     return { collections };
   }
 
-  import(snapshot: StoreSnapshot): void {
-    if (this.inTransaction) throw new Error('cannot import inside a transaction');
+  async import(snapshot: StoreSnapshot): Promise<void> {
+    if (this.turns.busy) throw new Error('cannot import while a transaction runs: import inside store.exclusive()');
     if (this.admission.busy) throw new Error('cannot import while a durable unit is open: import inside store.exclusive()');
     const collections = new Map<string, Collection>();
     for (const [name, data] of Object.entries(snapshot.collections)) {
@@ -231,6 +251,10 @@ export class MemoryStore implements Store {
       items.push({ record: deepFreeze(row.record) as T, position: row.position });
     }
     return { items, hasMore: false };
+  }
+
+  private lastPosition(collection: string): number {
+    return (this.collections.get(collection)?.nextPosition ?? 1) - 1;
   }
 
   private all<T>(collection: string): T[] {

@@ -12,6 +12,7 @@ import type {
   StoreView,
 } from '../../core/ports/store.js';
 import { runOutside } from './run-outside.js';
+import { TransactionTurns } from './transaction-turns.js';
 import { UnitAdmission } from './unit-admission.js';
 import { INDEXES, META } from './sqlite-schema.js';
 import { openDatabase, type SqliteOpenOptions } from './sqlite-open.js';
@@ -60,6 +61,8 @@ interface CollectionCache {
 }
 
 const NO_LIMIT = -1;
+/** What a write answers: it was applied when called. */
+const DONE: Promise<void> = Promise.resolve();
 /** Rows one INSERT statement of an import carries (5 parameters each, under SQLite's limit). */
 const IMPORT_BATCH = 64;
 /** Records whose JSON text is kept in memory at most; the cache starts over when it is full. */
@@ -109,6 +112,8 @@ export class SqliteStore implements Store {
   private group: Group | null = null;
   /** Transactions waiting for a sealed group to commit. */
   private waiting: Array<() => void> = [];
+  private readonly turns = new TransactionTurns();
+  /** A transaction's savepoint is open: the group cannot COMMIT now. */
   private applying = false;
   private closed = false;
   private readonly admission = new UnitAdmission(this.units);
@@ -172,24 +177,30 @@ export class SqliteStore implements Store {
   }
 
   readonly view: StoreView = {
-    get: (collection, id) => this.get(collection, id),
-    page: (collection, query) => this.page(collection, query),
-    all: (collection) => this.all(collection),
-    count: (collection, partition) => this.count(collection, partition),
-    lastPosition: (collection) => (this.cache(collection).next ?? 1) - 1,
+    get: (collection, id) => this.turns.read(() => this.get(collection, id)),
+    page: (collection, query) => this.turns.read(() => this.page(collection, query)),
+    all: (collection) => this.turns.read(() => this.all(collection)),
+    count: (collection, partition) => this.turns.read(() => this.count(collection, partition)),
+    lastPosition: (collection) => this.turns.read(() => this.lastPosition(collection)),
   };
 
+  /** The transaction handle: reads and writes run at once on the connection, a failed write throws where it is called. */
   private readonly tx: StoreTransaction = {
-    ...this.view,
-    insert: (collection, id, record, partition) => this.insert(this.writable(), collection, id, record, partition),
-    update: (collection, id, record) => this.update(this.writable(), collection, id, record),
-    remove: (collection, id) => this.remove(this.writable(), collection, id),
+    get: (collection, id) => Promise.resolve(this.get(collection, id)),
+    page: (collection, query) => Promise.resolve(this.page(collection, query)),
+    all: (collection) => Promise.resolve(this.all(collection)),
+    count: (collection, partition) => Promise.resolve(this.count(collection, partition)),
+    lastPosition: (collection) => Promise.resolve(this.lastPosition(collection)),
+    insert: (collection, id, record, partition) => (this.insert(this.writable(), collection, id, record, partition), DONE),
+    update: (collection, id, record) => (this.update(this.writable(), collection, id, record), DONE),
+    remove: (collection, id) => Promise.resolve(this.remove(this.writable(), collection, id)),
+    lock: () => (this.writable(), DONE),
     afterCommit: (callback) => void (this.writable(), this.after.push(callback)),
     afterApply: (callback) => void (this.writable(), this.applied.push(callback)),
   };
 
   readonly runtimeState: RuntimeStateHost = {
-    load: () => this.savedState,
+    load: () => Promise.resolve(this.savedState),
     track: (read, reset) => {
       this.tracked = { read, reset };
     },
@@ -206,8 +217,8 @@ export class SqliteStore implements Store {
     },
   };
 
-  async transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
-    if (this.applying) throw new Error('store transactions do not nest');
+  async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    if (this.turns.inside()) throw new Error('store transactions do not nest');
     const unit = this.admission.current();
     for (;;) {
       // Work outside an open unit waits for an exclusive section (a unit's own work must finish first).
@@ -218,17 +229,21 @@ export class SqliteStore implements Store {
       if (this.sealed() && !(unit && unit.group === this.group)) await new Promise<void>((resolve) => this.waiting.push(resolve));
       else break;
     }
-    this.assertOpen();
-    if (unit?.group && unit.group !== this.group) throw new Error('the durable unit\'s commit failed; it takes no more transactions');
-    const group = this.group ?? this.open();
-    if (unit && !unit.group) this.join(unit, group);
-    const { result, wrote } = this.apply(group, fn);
+    const { group, result, wrote } = await this.turns.run(async () => {
+      this.assertOpen();
+      if (unit?.group && unit.group !== this.group) throw new Error('the durable unit\'s commit failed; it takes no more transactions');
+      const group = this.group ?? this.open();
+      if (unit && !unit.group) this.join(unit, group);
+      return { group, ...(await this.apply(group, fn)) };
+    });
+    // The group's COMMIT waits while a transaction runs; this one just ended.
+    this.maybeCommit(group);
     if (unit || !wrote) return result;
     await group.done;
     return result;
   }
 
-  async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => void): Promise<T> {
+  async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => Promise<void>): Promise<T> {
     if (this.units.getStore()?.open) {
       const result = await work();
       if (last) await this.transaction((tx) => last(tx, result));
@@ -265,9 +280,14 @@ export class SqliteStore implements Store {
     return this.admission.outside(work);
   }
 
-  exclusive<T>(work: () => T): Promise<T> {
+  exclusive<T>(work: () => T | Promise<T>): Promise<T> {
     return this.admission.exclusive(work, async () => {
       this.assertOpen();
+      if (this.turns.busy) {
+        // A transaction outside any unit is still running (or queued): let it end first.
+        await this.turns.read(() => undefined);
+        return true;
+      }
       const group = this.group;
       if (!group) return false;
       // No unit holds it: commit now rather than at the end of the turn; a failure rejects here.
@@ -281,7 +301,11 @@ export class SqliteStore implements Store {
     this.hooks.push(hook);
   }
 
-  export(): StoreSnapshot {
+  export(): Promise<StoreSnapshot> {
+    return this.turns.read(() => this.exportNow());
+  }
+
+  private exportNow(): StoreSnapshot {
     this.assertOpen();
     if (this.world) return snapshotOf(this.world);
     // Positions of the open group are written at its COMMIT; export reads the table.
@@ -289,9 +313,9 @@ export class SqliteStore implements Store {
     return snapshotFromRows(this.sql.collections.all() as Array<[string, number]>, this.sql.scan.all() as Array<[string, string, string, number, string]>);
   }
 
-  import(snapshot: StoreSnapshot): void {
+  async import(snapshot: StoreSnapshot): Promise<void> {
     this.assertOpen();
-    if (this.applying) throw new Error('cannot import inside a transaction');
+    if (this.turns.busy) throw new Error('cannot import while a transaction runs: import inside store.exclusive()');
     // Run through exclusive(): nothing may be pending, or the import would take a half-done
     // request's writes into (or out of) the restored world.
     if (this.group || this.admission.busy) throw new Error('cannot import while writes are pending: import inside store.exclusive()');
@@ -414,7 +438,7 @@ export class SqliteStore implements Store {
   }
 
   private writable(): Undo[] {
-    if (!this.applying) throw new Error('store transaction handle used outside its transaction');
+    if (!this.turns.inside()) throw new Error('store transaction handle used outside its transaction');
     return this.undo;
   }
 
@@ -451,31 +475,29 @@ export class SqliteStore implements Store {
   }
 
   private maybeCommit(group: Group): void {
-    if (group === this.group && group.due && group.members.size === 0) this.commit(group);
+    // Never while a transaction runs: its savepoint is still open.
+    if (group === this.group && group.due && group.members.size === 0 && !this.applying) this.commit(group);
   }
 
-  /** Applies `fn` as a savepoint of `group`. @throws what `fn` threw, after undoing its writes */
-  private apply<T>(group: Group, fn: (tx: StoreTransaction) => T): { result: T; wrote: boolean } {
+  /** Applies `fn` as a savepoint of `group`, in the running turn. @throws what `fn` threw, after undoing its writes */
+  private async apply<T>(group: Group, fn: (tx: StoreTransaction) => Promise<T>): Promise<{ result: T; wrote: boolean }> {
     const undo: Undo[] = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
     const after: Array<() => void> = (this.after = []);
     this.wrote = false;
-    this.applying = true;
     let result: T;
     try {
       this.sql.savepoint.run();
-      result = fn(this.tx);
-      if (result !== null && typeof (result as { then?: unknown })?.then === 'function') {
-        throw new TypeError('store transaction functions must be synchronous');
-      }
+      this.applying = true;
+      result = await fn(this.tx);
       this.sql.release.run();
     } catch (error) {
       for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
-      this.applying = false;
       this.rollbackSavepoint(group, error);
       throw error;
+    } finally {
+      this.applying = false;
     }
-    this.applying = false;
     const wrote = this.wrote;
     if (wrote) group.wrote = true;
     for (const callback of after) group.after.push(callback);
@@ -592,6 +614,10 @@ export class SqliteStore implements Store {
       this.caches.set(collection, cache);
     }
     return cache;
+  }
+
+  private lastPosition(collection: string): number {
+    return (this.cache(collection).next ?? 1) - 1;
   }
 
   private get<T>(collection: string, id: string): T | undefined {

@@ -76,7 +76,7 @@ export class UnitAdmission<U extends AdmittedUnit> {
    * Runs `work` alone: closes the gate, waits until no unit is open and `settle` (the store's
    * pending commit, answering whether it had to wait) finds nothing left, then runs it.
    */
-  async exclusive<T>(work: () => T, settle: () => Promise<boolean> = async () => false): Promise<T> {
+  async exclusive<T>(work: () => T | Promise<T>, settle: () => Promise<boolean> = async () => false): Promise<T> {
     while (this.gate) await this.gate;
     let release!: () => void;
     this.gate = new Promise<void>((resolve) => (release = resolve));
@@ -85,7 +85,7 @@ export class UnitAdmission<U extends AdmittedUnit> {
         if (this.openUnits > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
         else if (!(await settle())) break;
       }
-      return work();
+      return await work();
     } finally {
       this.gate = null;
       release();

@@ -42,12 +42,12 @@ export class TwilioTelephony implements Telephony {
   }
 
   /** Twilio decides an SMS's fate and reports it: no plan. */
-  planSms(): SmsPlan | null {
+  async planSms(): Promise<SmsPlan | null> {
     return null;
   }
 
   /** Twilio decides a call's course and reports it: no plan. */
-  planCall(): CallPlan | null {
+  async planCall(): Promise<CallPlan | null> {
     return null;
   }
 

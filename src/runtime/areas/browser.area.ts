@@ -86,10 +86,9 @@ export const browserArea = defineArea({
         kind: 'upgrade',
         prefix: DEVTOOLS_PREFIX,
         upgrade: (request, socket, head) => {
-          void gateway().then(
-            (loaded) => loaded.upgrade(request, socket, head),
-            () => socket.destroy(),
-          );
+          void gateway()
+            .then((loaded) => loaded.upgrade(request, socket, head))
+            .catch(() => socket.destroy());
         },
       },
     ];

@@ -40,9 +40,9 @@ export const phoneArea = defineArea({
     const lines = container.get(PhoneLines);
     const sms = container.get(SmsService);
     const calls = container.get(CallService);
-    container.get(IdentityService).onAgentCreated((tx, agent, request) => {
+    container.get(IdentityService).onAgentCreated(async (tx, agent, request) => {
       const country = typeof request.phone_country === 'string' ? request.phone_country : DEFAULT_PHONE_COUNTRY;
-      return { phone_number: lines.assign(tx, agent.agent_id, country).phone_number };
+      return { phone_number: (await lines.assign(tx, agent.agent_id, country)).phone_number };
     });
     const scheduler = container.get(Scheduler);
     scheduler.handle(SMS_STEP_JOB, (job) => sms.step(job));

@@ -37,8 +37,8 @@ export const walletArea = defineArea({
   },
   start({ container }) {
     const wallet = container.get(WalletService);
-    container.get(IdentityService).onAgentCreated((tx, agent, request) => {
-      wallet.openWallet(tx, agent, wallet.parseOpeningBalances(request.balances as OpeningBalances | undefined));
+    container.get(IdentityService).onAgentCreated(async (tx, agent, request) => {
+      await wallet.openWallet(tx, agent, wallet.parseOpeningBalances(request.balances as OpeningBalances | undefined));
     });
     container.get(Scheduler).handle(SETTLE_JOB, (job) => wallet.settle(job));
     const faults = container.isBound(RailFaults) ? container.get(RailFaults) : undefined;

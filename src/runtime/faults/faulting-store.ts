@@ -21,32 +21,35 @@ const BOOKKEEPING = new Set([FAULTS, EVENTS]);
 class NotingTransaction implements StoreTransaction {
   wrote = false;
   constructor(private readonly inner: StoreTransaction) {}
-  get<T>(collection: string, id: string): T | undefined {
+  get<T>(collection: string, id: string): Promise<T | undefined> {
     return this.inner.get<T>(collection, id);
   }
-  page<T>(collection: string, query: PageQuery): PageResult<T> {
+  page<T>(collection: string, query: PageQuery): Promise<PageResult<T>> {
     return this.inner.page<T>(collection, query);
   }
-  all<T>(collection: string): T[] {
+  all<T>(collection: string): Promise<T[]> {
     return this.inner.all<T>(collection);
   }
-  count(collection: string, partition?: string): number {
+  count(collection: string, partition?: string): Promise<number> {
     return this.inner.count(collection, partition);
   }
-  lastPosition(collection: string): number {
+  lastPosition(collection: string): Promise<number> {
     return this.inner.lastPosition(collection);
   }
-  insert<T>(collection: string, id: string, record: T, partition?: string): void {
+  insert<T>(collection: string, id: string, record: T, partition?: string): Promise<void> {
     if (!BOOKKEEPING.has(collection)) this.wrote = true;
-    this.inner.insert(collection, id, record, partition);
+    return this.inner.insert(collection, id, record, partition);
   }
-  update<T>(collection: string, id: string, record: T): void {
+  update<T>(collection: string, id: string, record: T): Promise<void> {
     if (!BOOKKEEPING.has(collection)) this.wrote = true;
-    this.inner.update(collection, id, record);
+    return this.inner.update(collection, id, record);
   }
-  remove(collection: string, id: string): boolean {
+  remove(collection: string, id: string): Promise<boolean> {
     if (!BOOKKEEPING.has(collection)) this.wrote = true;
     return this.inner.remove(collection, id);
+  }
+  lock(collection: string, ids: readonly string[]): Promise<void> {
+    return this.inner.lock(collection, ids);
   }
   afterCommit(callback: () => void): void {
     this.inner.afterCommit(callback);
@@ -71,22 +74,24 @@ export class FaultingStore implements Pick<Store, 'transaction'> {
     private readonly faults: () => Faults,
   ) {}
 
-  transaction<T>(fn: (tx: StoreTransaction) => T): Promise<T> {
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     const request = currentRequest();
-    // Straight through without a promise of its own: every money movement passes here.
-    if (!request || request.persistenceDecided || !this.faults().armed(this.inner.view, 'persistence.write')) return this.inner.transaction(fn);
+    // Straight through without a promise of its own: every money movement passes here (a request
+    // carries a context only while some fault is set).
+    if (!request || request.persistenceDecided) return this.inner.transaction(fn);
     return this.faulted(request, fn);
   }
 
-  /** A request's transaction while a `persistence.write` fault is armed. */
-  private async faulted<T>(request: RequestContext, fn: (tx: StoreTransaction) => T): Promise<T> {
+  /** A request's transaction while some fault is set: faulted when a `persistence.write` fault is armed. */
+  private async faulted<T>(request: RequestContext, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    if (!(await this.faults().armed(this.inner.view, 'persistence.write'))) return this.inner.transaction(fn);
     try {
-      return await this.inner.transaction((tx) => {
+      return await this.inner.transaction(async (tx) => {
         const noting = new NotingTransaction(tx);
-        const result = fn(noting);
+        const result = await fn(noting);
         if (noting.wrote && !request.persistenceDecided) {
           request.persistenceDecided = true;
-          const choice = this.faults().choose(tx, 'persistence.write', { agent_id: request.agent_id, fields: { route: request.route } });
+          const choice = await this.faults().choose(tx, 'persistence.write', { agent_id: request.agent_id, fields: { route: request.route } });
           if (choice) throw new InjectedWriteFailure(choice);
         }
         return result;

@@ -19,28 +19,28 @@ export class FaultingTelephony implements Pick<Telephony, 'planSms' | 'planCall'
     private readonly faults: Faults,
   ) {}
 
-  planSms(tx: StoreTransaction, sms: CarrierSms): SmsPlan | null {
-    const plan = this.inner.planSms(tx, sms);
+  async planSms(tx: StoreTransaction, sms: CarrierSms): Promise<SmsPlan | null> {
+    const plan = await this.inner.planSms(tx, sms);
     if (!plan) return plan;
-    const struck = this.strike(tx, 'carrier.sms', sms.agent_id, { message_id: sms.message_id, from: sms.from, to: sms.to });
+    const struck = await this.strike(tx, 'carrier.sms', sms.agent_id, { message_id: sms.message_id, from: sms.from, to: sms.to });
     if (!struck) return plan;
     if (struck.effect === 'fail') return { ...plan, fate: { status: 'failed', error_code: struck.error_code ?? '30008' } };
     if (struck.effect === 'drop') return { ...plan, settles_at_ms: NEVER_MS };
     return { ...plan, sent_at_ms: plan.sent_at_ms + struck.delay_ms, settles_at_ms: plan.settles_at_ms + struck.delay_ms };
   }
 
-  planCall(tx: StoreTransaction, call: CarrierCall): CallPlan | null {
-    const plan = this.inner.planCall(tx, call);
+  async planCall(tx: StoreTransaction, call: CarrierCall): Promise<CallPlan | null> {
+    const plan = await this.inner.planCall(tx, call);
     if (!plan) return plan;
-    const struck = this.strike(tx, 'carrier.call', call.agent_id, { call_id: call.call_id, from: call.from, to: call.to });
+    const struck = await this.strike(tx, 'carrier.call', call.agent_id, { call_id: call.call_id, from: call.from, to: call.to });
     if (!struck) return plan;
     if (struck.effect === 'fail') return { ...plan, refusal: (struck.error_code ?? 'no_answer') as CallRefusal };
     if (struck.effect === 'drop') return { ...plan, answers_at_ms: NEVER_MS, refusal: null };
     return { ringing_at_ms: plan.ringing_at_ms + struck.delay_ms, answers_at_ms: plan.answers_at_ms + struck.delay_ms, refusal: plan.refusal };
   }
 
-  private strike(tx: StoreTransaction, target: 'carrier.sms' | 'carrier.call', agentId: string, fields: Record<string, string>): StruckFault | null {
-    if (!this.faults.armed(tx, target)) return null;
-    return this.faults.strike(tx, target, { agent_id: agentId, fields });
+  private async strike(tx: StoreTransaction, target: 'carrier.sms' | 'carrier.call', agentId: string, fields: Record<string, string>): Promise<StruckFault | null> {
+    if (!(await this.faults.armed(tx, target))) return null;
+    return await this.faults.strike(tx, target, { agent_id: agentId, fields });
   }
 }

@@ -29,14 +29,14 @@ export function currentRequest(): RequestContext | undefined {
  * not pay it. A fault set while a request is already running therefore does not see that
  * request's route or agent (nor, for `persistence.write`, the request at all).
  */
-export function withRequestContext(routes: BoundRoute[], faultsSet: () => boolean): BoundRoute[] {
+export function withRequestContext(routes: BoundRoute[], faultsSet: () => Promise<boolean>): BoundRoute[] {
   return routes.map((route) => {
     if (route.definition.id.startsWith('sim.')) return route;
     const { handle } = route;
     return {
       ...route,
-      handle: (context, input) =>
-        faultsSet()
+      handle: async (context, input) =>
+        (await faultsSet())
           ? requests.run({ route: route.definition.id, agent_id: context.agentId ?? null, persistenceDecided: false }, () => handle(context, input))
           : handle(context, input),
     };

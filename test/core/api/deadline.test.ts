@@ -27,7 +27,7 @@ function dispatcherWith(timeoutMs: number | undefined, seen: CallContext[]): Dis
   const errors: unknown[] = [];
   return new Dispatcher(
     [handler],
-    { agentFor: () => undefined, adminAllowed: () => 'allowed' },
+    { agentFor: async () => undefined, adminAllowed: () => 'allowed' },
     new IdempotencyKeys(new MemoryStore(), new SimClock(0)),
     (error) => errors.push(error),
     new AbortController().signal,

@@ -100,7 +100,7 @@ describe('the outbound queue', () => {
     [record] = (await runtime.simClient().emailOutbox()).messages;
     expect(record).toMatchObject({ status: 'sent', attempts: 2, next_attempt_at: null, accepted: ['ext@example.com'], rejected: [] });
     expect(record!.recipient_states[0]).toMatchObject({ state: 'sent', attempts: 2, reply_code: 250 });
-    const types = runtime.sim.events(0, 1000).events.map((event) => event.type);
+    const types = (await runtime.sim.events(0, 1000)).events.map((event) => event.type);
     expect(types.filter((type) => type === 'email.outbound')).toHaveLength(1);
     expect(types).not.toContain('email.delivery_failed');
     // Nothing more is tried, however long the clock runs.
@@ -144,7 +144,7 @@ describe('the outbound queue', () => {
     expect(headers).toContain(`Message-ID: <${sent.message_id}@agents.test>`);
     expect(headers).toContain('Subject: Quarterly report');
 
-    const failed = runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.delivery_failed');
+    const failed = (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.delivery_failed');
     expect(failed.map((event) => event.data)).toEqual([
       expect.objectContaining({ message_id: sent.message_id, thread_id: sent.thread_id, recipients: ['gone@example.com'], bounce_message_id: bounce.id }),
     ]);

@@ -74,7 +74,7 @@ describe('the fault language: /_sim/faults', () => {
 
   it('keeps faults and their hits in snapshots and restores', async () => {
     await sim.addFault({ target: 'bank.submit', effect: 'drop', count: 3 });
-    const snapshot = runtime.sim.snapshot();
+    const snapshot = await runtime.sim.snapshot();
     await sim.clearFaults();
     await runtime.sim.restore(snapshot);
     expect((await sim.listFaults()).faults).toEqual([expect.objectContaining({ fault_id: 'flt_1', target: 'bank.submit', effect: 'drop', count: 3, hits: 0 })]);

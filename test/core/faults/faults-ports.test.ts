@@ -43,10 +43,10 @@ describe('faults on the ports around the areas', () => {
     await receiver?.close();
     receiver = undefined;
   });
-  const injected = () => runtime.sim.events(0, 1000).events.filter((event) => event.type === 'fault.injected');
+  const injected = async () => (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'fault.injected');
   /** Waits until `count` faults have hit (a delayed call arms its clock timer right after its hit is recorded). */
   async function hitsReach(count: number): Promise<void> {
-    while (injected().length < count) await new Promise((resolve) => setImmediate(resolve));
+    while ((await injected()).length < count) await new Promise((resolve) => setImmediate(resolve));
   }
 
   describe('mail.send', () => {
@@ -72,14 +72,14 @@ describe('faults on the ports around the areas', () => {
       expect(outbox[0]!.recipient_states).toMatchObject([{ address: 'carol@example.com', state: 'deferred', reply_code: 451 }]);
       expect(outbox[0]!.error).toBe('451 4.3.0 temporary failure, try again later');
       expect(transport.sent.map((mail) => mail.envelope.to)).toEqual([['dave@example.com']]);
-      expect(injected()[0]!.data).toEqual({
+      expect((await injected())[0]!.data).toEqual({
         fault_id: 'flt_1',
         target: 'mail.send',
         effect: 'fail',
         error_code: '451',
         operation: { message_id: `<${sent.message_id}@agents.test>`, from: 'alice@agents.test', to: ['carol@example.com'] },
       });
-      expect(injected()[0]!.agent_id).toBe(alice.agent_id);
+      expect((await injected())[0]!.agent_id).toBe(alice.agent_id);
     });
 
     it('what the transport throws carries the reply code and whether it is permanent', async () => {
@@ -125,7 +125,7 @@ describe('faults on the ports around the areas', () => {
       await sim.addFault({ target: 'embedder.embed', effect: 'fail', count: 1 });
       await expectApiError(alice.client.memory.create({ content: 'the sky is blue' }), 500, 'internal_error');
       expect((await alice.client.memory.search({ query: 'sky' })).memories).toEqual([]);
-      expect(injected()[0]!.data).toMatchObject({ target: 'embedder.embed', operation: { texts: 1, route: 'memory.create' } });
+      expect((await injected())[0]!.data).toMatchObject({ target: 'embedder.embed', operation: { texts: 1, route: 'memory.create' } });
       await sim.addFault({ target: 'embedder.embed', effect: 'delay', delay_seconds: 5, count: 1 });
       const creating = alice.client.memory.create({ content: 'the sky is blue' });
       await hitsReach(2);
@@ -253,11 +253,12 @@ describe('faults on the ports around the areas', () => {
       await sim.addFault({ target: 'webhook.deliver', effect: 'drop', count: 1 });
       await sim.addFault({ target: 'webhook.deliver', effect: 'delay', delay_seconds: 1 });
       await sim.fundWallet({ handle: 'alice', asset: 'usd', amount: '5' });
-      await deliveriesWhen(runtime, (list) => list.length === 1 && injected().length === 1);
+      await deliveriesWhen(runtime, (list) => list.length === 1);
+      await hitsReach(1);
       await sim.advanceClock({ seconds: 60 });
       const [delivered] = await deliveriesWhen(runtime, (list) => list[0]?.status === 'delivered');
       expect(delivered).toMatchObject({ attempts: 2 });
-      expect(injected().map((event) => event.data.effect)).toEqual(['drop', 'delay']);
+      expect((await injected()).map((event) => event.data.effect)).toEqual(['drop', 'delay']);
       expect((await deliveries(runtime))[0]!.last_response_status).toBe(200);
     });
   });

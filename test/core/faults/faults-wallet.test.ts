@@ -13,7 +13,7 @@ describe('faults on chain.submit and bank.submit', () => {
   afterEach(() => world.runtime.close());
 
   const statusOf = async (id: string) => (await alice.client.wallet.getTransaction(id)).status;
-  const injected = () => world.runtime.sim.events(0, 1000).events.filter((event) => event.type === 'fault.injected');
+  const injected = async () => (await world.runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'fault.injected');
 
   it('fail: the send is accepted, then ends failed with the fault reason; the amount comes back, the chain fee is kept', async () => {
     await world.sim.addFault({ target: 'chain.submit', effect: 'fail', error_code: 'execution reverted' });
@@ -22,7 +22,7 @@ describe('faults on chain.submit and bank.submit', () => {
     await world.runtime.sim.advance({ seconds: 4 });
     expect(await statusOf(sent.transaction_id)).toBe('failed');
     expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('99.990000');
-    const updated = world.runtime.sim.events(0, 1000).events.find((event) => event.type === 'wallet.transaction.updated');
+    const updated = (await world.runtime.sim.events(0, 1000)).events.find((event) => event.type === 'wallet.transaction.updated');
     expect(updated?.data).toMatchObject({ status: 'failed', reason: 'execution reverted' });
   });
 
@@ -61,7 +61,7 @@ describe('faults on chain.submit and bank.submit', () => {
     const late = await alice.client.wallet.send({ to: OTHER_EVM_ADDRESS, amount: '0.1', asset: 'eth', network: 'base' });
     await world.runtime.sim.advance({ seconds: 10 });
     expect([await statusOf(doomed.transaction_id), await statusOf(late.transaction_id)]).toEqual(['failed', 'pending']);
-    expect(injected().map((event) => [event.data.fault_id, event.data.effect])).toEqual([
+    expect((await injected()).map((event) => [event.data.fault_id, event.data.effect])).toEqual([
       ['flt_2', 'fail'],
       ['flt_1', 'delay'],
     ]);
@@ -79,7 +79,7 @@ describe('faults on chain.submit and bank.submit', () => {
   it('each hit appends fault.injected with the fault, the effect and the operation', async () => {
     await world.sim.addFault({ target: 'chain.submit', effect: 'fail', error_code: 'nonce too low' });
     const sent = await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '2', asset: 'usdc' });
-    expect(injected()).toEqual([
+    expect(await injected()).toEqual([
       expect.objectContaining({
         type: 'fault.injected',
         agent_id: alice.agent_id,
@@ -122,7 +122,7 @@ describe('faults on chain.submit and bank.submit', () => {
       const sent = await alice.client.wallet.send({ to: SOLANA_ADDRESS, amount: '1', asset: 'sol' });
       await world.runtime.sim.advance({ seconds: 1 });
       expect(await statusOf(sent.transaction_id)).toBe('confirmed');
-      expect(injected()).toEqual([]);
+      expect(await injected()).toEqual([]);
     });
   });
 
@@ -165,12 +165,12 @@ describe('faults on persistence.write', () => {
   afterEach(() => world.runtime.close());
 
   it('fails the request with 500 internal_error and leaves every record exactly as it was; money is neither lost nor created', async () => {
-    const before = world.runtime.sim.snapshot();
+    const before = await world.runtime.sim.snapshot();
     await world.sim.addFault({ target: 'persistence.write', effect: 'fail', match: { route: 'wallet.send' } });
-    const afterAdding = world.runtime.sim.snapshot().store.collections;
+    const afterAdding = (await world.runtime.sim.snapshot()).store.collections;
     await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '40', asset: 'usd' }), 500, 'internal_error');
     await expectApiError(alice.client.wallet.send({ to: EVM_ADDRESS, amount: '5', asset: 'usdc' }), 500, 'internal_error');
-    const after = world.runtime.sim.snapshot().store.collections;
+    const after = (await world.runtime.sim.snapshot()).store.collections;
     for (const [name, collection] of Object.entries(before.store.collections)) {
       if (name === 'events' || name === 'sim_faults') continue;
       expect(after[name], name).toEqual(collection);
@@ -179,7 +179,7 @@ describe('faults on persistence.write', () => {
     expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('100.00');
     expect((await world.sim.walletLedger()).assets.usd).toEqual({ funded_in: '100.00', held: '100.00', fees_collected: '0.00', sent_out: '0.00' });
     expect((await world.sim.listFaults()).faults[0]).toMatchObject({ hits: 2 });
-    const events = world.runtime.sim.events(0, 1000).events.filter((event) => event.type === 'fault.injected');
+    const events = (await world.runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'fault.injected');
     expect(events.map((event) => event.data)).toEqual([
       { fault_id: 'flt_1', target: 'persistence.write', effect: 'fail', operation: { route: 'wallet.send' } },
       { fault_id: 'flt_1', target: 'persistence.write', effect: 'fail', operation: { route: 'wallet.send' } },

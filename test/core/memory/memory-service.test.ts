@@ -54,7 +54,7 @@ describe('memory and snapshots', () => {
     const agent = await agentOf(runtime, 'snap');
     const early = await agent.memory.create({ content: 'early note about apricots' });
     await agent.memory.search({ query: 'apricots' }); // builds the index
-    const snapshot = runtime.sim.snapshot();
+    const snapshot = await runtime.sim.snapshot();
     const late = await agent.memory.create({ content: 'late note about apricots' });
     await agent.memory.delete(early.memory_id);
     expect((await agent.memory.search({ query: 'apricots' })).memories.map((memory) => memory.id)).toEqual([late.memory_id]);
@@ -68,7 +68,7 @@ describe('memory and snapshots', () => {
     for (const content of ['red kites circle the valley', 'blue whales sing in winter', 'green tea with jasmine']) await source.agent(api_key).memory.create({ content });
     const before = await source.agent(api_key).memory.search({ query: 'whales singing' });
     const target = await createRuntime({ seed: 5 });
-    await target.sim.restore(JSON.parse(JSON.stringify(source.sim.snapshot())));
+    await target.sim.restore(JSON.parse(JSON.stringify(await source.sim.snapshot())));
     const after = await target.agent(api_key).memory.search({ query: 'whales singing' });
     expect(after).toEqual(before);
     expect(after.memories[0]!.content).toBe('blue whales sing in winter');
@@ -88,11 +88,11 @@ describe('memory and snapshots', () => {
       },
     };
     const large = await createRuntime({ seed: 6, providers: { embedder: counting } });
-    await large.sim.restore(small.sim.snapshot());
+    await large.sim.restore(await small.sim.snapshot());
     const { memories } = await large.agent(api_key).memory.search({ query: 'pear orchard' });
     expect(memories[0]!.content).toBe('the orchard has forty pear trees');
     expect(calls.flat()).toEqual(expect.arrayContaining(['the orchard has forty pear trees', 'invoices are sent on Fridays']));
-    const stored = large.sim.snapshot().store.collections.memories!.rows.map((row) => (row[3] as { embedding_model: string }).embedding_model);
+    const stored = (await large.sim.snapshot()).store.collections.memories!.rows.map((row) => (row[3] as { embedding_model: string }).embedding_model);
     expect(new Set(stored)).toEqual(new Set(['hashing-porter-v1/128']));
   });
 
@@ -100,7 +100,7 @@ describe('memory and snapshots', () => {
     const runtime = await createRuntime({ seed: 7 });
     const agent = await agentOf(runtime, 'handmade');
     const created = await agent.memory.create({ content: 'placeholder' });
-    const snapshot = structuredClone(runtime.sim.snapshot());
+    const snapshot = structuredClone(await runtime.sim.snapshot());
     const row = snapshot.store.collections.memories!.rows[0]!;
     row[3] = { ...(row[3] as object), content: 'the violin needs new strings', vector: undefined, embedding_model: undefined };
     await runtime.sim.restore(JSON.parse(JSON.stringify(snapshot)));
@@ -113,13 +113,13 @@ describe('memory and snapshots', () => {
     const runtime = await createRuntime({ seed: 8 });
     const agent = await agentOf(runtime, 'mended');
     const created = await agent.memory.create({ content: 'the kettle whistles at noon' });
-    const snapshot = structuredClone(runtime.sim.snapshot());
+    const snapshot = structuredClone(await runtime.sim.snapshot());
     const row = snapshot.store.collections.memories!.rows[0]!;
     row[3] = { ...(row[3] as object), vector: 'AAA' };
     await runtime.sim.restore(JSON.parse(JSON.stringify(snapshot)));
     const { memories } = await agent.memory.search({ query: 'kettle whistles' });
     expect(memories.map((memory) => memory.id)).toEqual([created.memory_id]);
-    expect((runtime.sim.snapshot().store.collections.memories!.rows[0]![3] as { vector: string }).vector).not.toBe('AAA');
+    expect(((await runtime.sim.snapshot()).store.collections.memories!.rows[0]![3] as { vector: string }).vector).not.toBe('AAA');
   });
 });
 
@@ -137,7 +137,7 @@ describe('memory errors', () => {
     await expect(agent.memory.uploadFile({ filename: 'notes.txt', data: text('the boiler will explode on Monday') })).rejects.toMatchObject({ status: 500, code: 'internal_error' });
     expect((await agent.memory.listFiles()).total).toBe(0);
     expect((await agent.memory.search({ query: 'boiler Monday' })).memories).toEqual([]);
-    expect(runtime.sim.events(0, 100).events.map((event) => event.type).filter((type) => /^(memory|file)\./.test(type))).toEqual([]);
+    expect((await runtime.sim.events(0, 100)).events.map((event) => event.type).filter((type) => /^(memory|file)\./.test(type))).toEqual([]);
     // The same runtime still takes uploads.
     expect((await agent.memory.uploadFile({ filename: 'ok.txt', data: text('the boiler was serviced') })).indexed).toBe(true);
   });
@@ -151,7 +151,7 @@ describe('memory determinism', () => {
       await agent.memory.create({ content: 'same input, same vectors', metadata: { a: 'b' } });
       await agent.memory.uploadFile({ filename: 'a.csv', data: text('name,city\nAda,London\n') });
       await agent.memory.search({ query: 'London' });
-      return sha256Hex(canonicalJson(runtime.sim.snapshot()));
+      return sha256Hex(canonicalJson(await runtime.sim.snapshot()));
     };
     expect(await run()).toBe(await run());
   });
@@ -163,7 +163,7 @@ describe('memory determinism', () => {
     await agent.memory.delete(memory.memory_id);
     const file = await agent.memory.uploadFile({ filename: 'n.txt', data: text('indexed text') });
     await agent.memory.uploadFile({ filename: 'n.bin', data: text('stored only') });
-    const events = runtime.sim.events(0, 100).events.filter((event) => /^(memory|file)\./.test(event.type));
+    const events = (await runtime.sim.events(0, 100)).events.filter((event) => /^(memory|file)\./.test(event.type));
     expect(events.map((event) => [event.type, event.data])).toEqual([
       ['memory.created', { memory_id: memory.memory_id }],
       ['memory.deleted', { memory_id: memory.memory_id }],

@@ -84,10 +84,10 @@ describe('semantic search with the default embedder, through the API', () => {
     const before = await old.agent(api_key).memory.search({ query: 'feline companion' });
     expect(before.memories[0]!.score).toBeLessThan(0.1);
     const current = await createRuntime({ seed: 12 });
-    await current.sim.restore(JSON.parse(JSON.stringify(old.sim.snapshot())));
+    await current.sim.restore(JSON.parse(JSON.stringify(await old.sim.snapshot())));
     const { memories } = await current.agent(api_key).memory.search({ query: 'feline companion' });
     expect(memories[0]!.content).toBe('My cat Tom sleeps all day on the sofa.');
-    const models = current.sim.snapshot().store.collections.memories!.rows.map((row) => (row[3] as { embedding_model: string }).embedding_model);
+    const models = (await current.sim.snapshot()).store.collections.memories!.rows.map((row) => (row[3] as { embedding_model: string }).embedding_model);
     expect(new Set(models)).toEqual(new Set([createDefaultEmbedder().model]));
   });
 

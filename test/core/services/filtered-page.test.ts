@@ -5,8 +5,8 @@ import { MemoryStore } from '../../../src/providers/store/memory-store.js';
 /** A store with `count` records in one partition; every third one is red, every 300th rare. */
 async function storeWith(count: number): Promise<MemoryStore> {
   const store = new MemoryStore();
-  await store.transaction((tx) => {
-    for (let n = 0; n < count; n++) tx.insert('things', `t${n}`, { n, red: n % 3 === 0, rare: n % 300 === 0 }, 'p');
+  await store.transaction(async (tx) => {
+    for (let n = 0; n < count; n++) await tx.insert('things', `t${n}`, { n, red: n % 3 === 0, rare: n % 300 === 0 }, 'p');
   });
   return store;
 }
@@ -17,7 +17,7 @@ describe('filteredPage', () => {
     const seen: number[] = [];
     let before: number | undefined;
     for (;;) {
-      const page = filteredPage<{ n: number; red: boolean }>(store.view, 'things', { partition: 'p', limit: 7, ...(before === undefined ? {} : { before }) }, (t) => t.red);
+      const page = await filteredPage<{ n: number; red: boolean }>(store.view, 'things', { partition: 'p', limit: 7, ...(before === undefined ? {} : { before }) }, (t) => t.red);
       seen.push(...page.items.map((item) => item.record.n));
       if (!page.hasMore) break;
       before = page.items[page.items.length - 1]!.position;
@@ -28,24 +28,24 @@ describe('filteredPage', () => {
 
   it('reads on past one step of records to find matches that lie far apart', async () => {
     const store = await storeWith(1000);
-    const first = filteredPage<{ n: number; rare: boolean }>(store.view, 'things', { partition: 'p', limit: 2 }, (t) => t.rare);
+    const first = await filteredPage<{ n: number; rare: boolean }>(store.view, 'things', { partition: 'p', limit: 2 }, (t) => t.rare);
     expect(first.items.map((item) => item.record.n)).toEqual([900, 600]);
     expect(first.hasMore).toBe(true);
-    const rest = filteredPage<{ n: number; rare: boolean }>(store.view, 'things', { partition: 'p', limit: 2, before: first.items[1]!.position }, (t) => t.rare);
+    const rest = await filteredPage<{ n: number; rare: boolean }>(store.view, 'things', { partition: 'p', limit: 2, before: first.items[1]!.position }, (t) => t.rare);
     expect(rest.items.map((item) => item.record.n)).toEqual([300, 0]);
     expect(rest.hasMore).toBe(false);
   });
 
   it('says there is no more when the last match ends the partition', async () => {
     const store = await storeWith(4);
-    const page = filteredPage<{ red: boolean }>(store.view, 'things', { partition: 'p', limit: 2 }, (t) => t.red);
+    const page = await filteredPage<{ red: boolean }>(store.view, 'things', { partition: 'p', limit: 2 }, (t) => t.red);
     expect(page.items).toHaveLength(2);
     expect(page.hasMore).toBe(false);
   });
 
   it('walks oldest first after a position', async () => {
     const store = await storeWith(10);
-    const page = filteredPage<{ n: number; red: boolean }>(store.view, 'things', { partition: 'p', limit: 10, order: 'oldest' }, (t) => t.red);
+    const page = await filteredPage<{ n: number; red: boolean }>(store.view, 'things', { partition: 'p', limit: 10, order: 'oldest' }, (t) => t.red);
     expect(page.items.map((item) => item.record.n)).toEqual([0, 3, 6, 9]);
   });
 });

@@ -5,8 +5,8 @@ function createAgent(runtime: Runtime, body: unknown, idempotencyKey: string | n
   return runtime.dispatch({ routeId: 'sim.createAgent', body, bearer: null, idempotencyKey });
 }
 
-function eventCount(runtime: Runtime): number {
-  return runtime.sim.events(0, 1000).events.length;
+async function eventCount(runtime: Runtime): Promise<number> {
+  return (await runtime.sim.events(0, 1000)).events.length;
 }
 
 describe('Idempotency-Key', () => {
@@ -15,24 +15,24 @@ describe('Idempotency-Key', () => {
     const first = await createAgent(runtime, { name: 'alice' }, 'key-1');
     expect(first.status).toBe(201);
     expect(first.headers['Idempotent-Replayed']).toBeUndefined();
-    const events = eventCount(runtime);
+    const events = await eventCount(runtime);
     expect(events).toBeGreaterThan(0);
 
     const replay = await createAgent(runtime, { name: 'alice' }, 'key-1');
     expect(replay.status).toBe(201);
     expect(replay.body).toEqual(first.body);
     expect(replay.headers['Idempotent-Replayed']).toBe('true');
-    expect(eventCount(runtime)).toBe(events);
+    expect(await eventCount(runtime)).toBe(events);
   });
 
   it('replays through the in-process client too, with the same API key', async () => {
     const runtime = await createRuntime();
     const sim = runtime.simClient();
     const first = await sim.createAgent({ name: 'bob' }, { idempotencyKey: 'k' });
-    const events = eventCount(runtime);
+    const events = await eventCount(runtime);
     const again = await sim.createAgent({ name: 'bob' }, { idempotencyKey: 'k' });
     expect(again).toEqual(first);
-    expect(eventCount(runtime)).toBe(events);
+    expect(await eventCount(runtime)).toBe(events);
     // the replayed key still authenticates the one agent that exists
     expect((await runtime.agent(again.api_key).identity.getProfile()).agent_id).toBe(first.agent_id);
   });
@@ -48,11 +48,11 @@ describe('Idempotency-Key', () => {
   it('answers 409 idempotency_conflict for the same key with a different body', async () => {
     const runtime = await createRuntime();
     await createAgent(runtime, { name: 'alice' }, 'shared');
-    const events = eventCount(runtime);
+    const events = await eventCount(runtime);
     const other = await createAgent(runtime, { name: 'bob' }, 'shared');
     expect(other.status).toBe(409);
     expect((other.body as { error: { code: string } }).error.code).toBe('idempotency_conflict');
-    expect(eventCount(runtime)).toBe(events);
+    expect(await eventCount(runtime)).toBe(events);
     await expect(runtime.simClient().createAgent({ name: 'bob' }, { idempotencyKey: 'shared' })).rejects.toMatchObject({
       status: 409,
       code: 'idempotency_conflict',
@@ -91,7 +91,7 @@ describe('Idempotency-Key', () => {
     const tooLong = await createAgent(runtime, { name: 'alice' }, 'k'.repeat(256));
     expect(tooLong.status).toBe(400);
     expect(tooLong.body).toMatchObject({ error: { code: 'invalid_request', param: 'Idempotency-Key' } });
-    expect(eventCount(runtime)).toBe(0);
+    expect(await eventCount(runtime)).toBe(0);
 
     const longest = await createAgent(runtime, { name: 'alice' }, 'k'.repeat(255));
     expect(longest.status).toBe(201);
@@ -121,7 +121,7 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(201);
     expect(second.status).toBe(409);
     expect((second.body as { error: { code: string } }).error.code).toBe('idempotency_key_in_use');
-    expect(runtime.sim.events(0, 1000).events.filter((event) => event.type === 'agent.created')).toHaveLength(1);
+    expect((await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'agent.created')).toHaveLength(1);
 
     const later = await createAgent(runtime, { name: 'racer' }, 'busy');
     expect(later.status).toBe(201);

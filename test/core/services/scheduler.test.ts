@@ -17,42 +17,42 @@ describe('Scheduler', () => {
   it('arms a job only once its transaction commits, and runs it at its time', async () => {
     const { store, clock, scheduler, ran } = world();
     let pendingInside = -1;
-    const id = await store.transaction((tx) => {
-      const jobId = scheduler.schedule(tx, 5000, 'ping', { n: 1 });
+    const id = await store.transaction(async (tx) => {
+      const jobId = await scheduler.schedule(tx, 5000, 'ping', { n: 1 });
       pendingInside = clock.pendingTimers();
       return jobId;
     });
     expect(pendingInside).toBe(0);
     expect(clock.pendingTimers()).toBe(1);
     expect(id).toMatch(/^job_/);
-    expect(scheduler.pending()).toBe(1);
+    expect(await scheduler.pending()).toBe(1);
 
     await clock.advance(4.999);
     expect(ran).toEqual([]);
     await clock.advance(0.001);
     expect(ran).toEqual([{ job: { id, type: 'ping', at_ms: 5000, data: { n: 1 } }, at: 5000 }]);
-    expect(scheduler.pending()).toBe(0);
+    expect(await scheduler.pending()).toBe(0);
   });
 
   it('neither stores nor arms a job whose transaction rolls back', async () => {
     const { store, clock, scheduler, ran } = world();
     await expect(
-      store.transaction((tx) => {
-        scheduler.schedule(tx, 1000, 'ping', {});
+      store.transaction(async (tx) => {
+        await scheduler.schedule(tx, 1000, 'ping', {});
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
     expect(clock.pendingTimers()).toBe(0);
-    expect(scheduler.pending()).toBe(0);
+    expect(await scheduler.pending()).toBe(0);
     await clock.advance(10);
     expect(ran).toEqual([]);
   });
 
   it('runs jobs in (time, scheduling) order', async () => {
     const { store, clock, scheduler, ran } = world();
-    await store.transaction((tx) => {
-      scheduler.schedule(tx, 3000, 'ping', { n: 'c' });
-      scheduler.schedule(tx, 1000, 'ping', { n: 'a' });
+    await store.transaction(async (tx) => {
+      await scheduler.schedule(tx, 3000, 'ping', { n: 'c' });
+      await scheduler.schedule(tx, 1000, 'ping', { n: 'a' });
     });
     await store.transaction((tx) => scheduler.schedule(tx, 1000, 'ping', { n: 'b' }));
     await clock.advance(5);
@@ -74,8 +74,8 @@ describe('Scheduler', () => {
     const { store, clock, scheduler, ran } = world();
     const id = await store.transaction((tx) => scheduler.schedule(tx, 1000, 'ping', {}));
     await expect(
-      store.transaction((tx) => {
-        scheduler.cancel(tx, id);
+      store.transaction(async (tx) => {
+        await scheduler.cancel(tx, id);
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow();
@@ -104,19 +104,19 @@ describe('Scheduler', () => {
 
   it('re-arms stored jobs after a store import and drops timers of jobs that are gone', async () => {
     const { store, clock, scheduler, ran } = world();
-    const empty = store.export();
+    const empty = await store.export();
     await store.transaction((tx) => scheduler.schedule(tx, 1000, 'ping', { n: 'old' }));
-    const withJob = store.export();
+    const withJob = await store.export();
 
-    store.import(empty);
-    scheduler.rearmAll();
+    await store.import(empty);
+    await scheduler.rearmAll();
     expect(clock.pendingTimers()).toBe(0);
     await clock.advance(2);
     expect(ran).toEqual([]);
 
-    store.import(withJob);
-    scheduler.rearmAll();
-    scheduler.rearmAll();
+    await store.import(withJob);
+    await scheduler.rearmAll();
+    await scheduler.rearmAll();
     expect(clock.pendingTimers()).toBe(1);
     await clock.advance(1);
     expect(ran.map((entry) => entry.job.data.n)).toEqual(['old']);
@@ -126,22 +126,22 @@ describe('Scheduler', () => {
 
   it('survives export and import into another store, clock and scheduler', async () => {
     const first = world();
-    const ids = await first.store.transaction((tx) => [
-      first.scheduler.schedule(tx, 2000, 'ping', { n: 2 }),
-      first.scheduler.schedule(tx, 1000, 'ping', { n: 1 }),
+    const ids = await first.store.transaction(async (tx) => [
+      await first.scheduler.schedule(tx, 2000, 'ping', { n: 2 }),
+      await first.scheduler.schedule(tx, 1000, 'ping', { n: 1 }),
     ]);
-    const snapshot = JSON.parse(JSON.stringify(first.store.export()));
+    const snapshot = JSON.parse(JSON.stringify(await first.store.export()));
 
     const second = world();
-    second.store.import(snapshot);
-    second.scheduler.rearmAll();
-    expect(second.scheduler.pending()).toBe(2);
+    await second.store.import(snapshot);
+    await second.scheduler.rearmAll();
+    expect(await second.scheduler.pending()).toBe(2);
     await second.clock.advance(3);
     expect(second.ran.map((entry) => [entry.job.id, entry.job.data.n, entry.at])).toEqual([
       [ids[1], 1, 1000],
       [ids[0], 2, 2000],
     ]);
-    expect(second.scheduler.pending()).toBe(0);
+    expect(await second.scheduler.pending()).toBe(0);
     expect(first.ran).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ describe('wallet.cards', () => {
     const card = await alice.client.wallet.createCard({ limit: '50', currency: 'usd', label: 'ads' });
     expect(card).toEqual({ card_id: expect.stringMatching(/^card_/), last4: expect.stringMatching(/^\d{4}$/), expires_at: '2029-01-01', limit: '50.00', currency: 'usd', label: 'ads', status: 'active' });
     expect(await alice.client.wallet.getCard(card.card_id)).toEqual(card);
-    const snapshot = JSON.stringify(world.runtime.sim.snapshot());
+    const snapshot = JSON.stringify(await world.runtime.sim.snapshot());
     expect(snapshot).not.toMatch(new RegExp(`4\\d{11}${card.last4}`));
   });
 
@@ -50,7 +50,7 @@ describe('wallet.cards', () => {
     expect(charge).toEqual({ approved: true, transaction_id: expect.stringMatching(/^txn_/) });
     expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('87.66');
     expect(await alice.client.wallet.getTransaction(charge.transaction_id!)).toMatchObject({ direction: 'out', amount: '12.34', asset: 'usd', to: 'ACME Books', status: 'confirmed', network: null });
-    expect(world.runtime.sim.events(0, 100).events.at(-1)).toMatchObject({ type: 'card.charge.approved', data: { card_id: card.card_id, amount: '12.34' } });
+    expect((await world.runtime.sim.events(0, 100)).events.at(-1)).toMatchObject({ type: 'card.charge.approved', data: { card_id: card.card_id, amount: '12.34' } });
   });
 
   it('declines with spending_limit when the total spend would pass the limit, and nothing moves', async () => {
@@ -60,7 +60,7 @@ describe('wallet.cards', () => {
     expect(await world.sim.chargeCard(card.card_id, { amount: '10.01', merchant: 'B' })).toEqual({ approved: false, decline_reason: 'spending_limit' });
     expect((await alice.client.wallet.getBalance()).fiat.usd).toBe('80.00');
     expect(await wholeHistory(alice.client)).toEqual(history);
-    expect(world.runtime.sim.events(0, 100).events.at(-1)).toMatchObject({ type: 'card.charge.declined', data: { decline_reason: 'spending_limit' } });
+    expect((await world.runtime.sim.events(0, 100)).events.at(-1)).toMatchObject({ type: 'card.charge.declined', data: { decline_reason: 'spending_limit' } });
     expect((await world.sim.chargeCard(card.card_id, { amount: '10', merchant: 'C' })).approved).toBe(true);
   });
 

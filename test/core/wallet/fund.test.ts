@@ -36,7 +36,7 @@ describe('wallet balances and funding', () => {
     await expectApiError(world.sim.createAgent({ name: 'alice', balances: { [asset]: amount } }), 400, 'invalid_amount', `balances.${asset}`);
     await expectApiError(world.runtime.anonymous().identity.getPublicProfile('alice'), 404, 'not_found');
     expect((await world.sim.walletLedger()).assets.usd.held).toBe('0.00');
-    expect(world.runtime.sim.events(0, 100).events).toEqual([]);
+    expect((await world.runtime.sim.events(0, 100)).events).toEqual([]);
   });
 
   it('refuses an unknown balance asset with invalid_request', async () => {
@@ -57,7 +57,7 @@ describe('wallet balances and funding', () => {
       memo: '', status: 'confirmed', network: null, fee: { amount: '0.000000', asset: 'usdc' }, created_at: '2026-01-01T00:00:00.000Z',
     });
     expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('3.500001');
-    expect(world.runtime.sim.events(0, 100).events.filter((event) => event.type === 'wallet.funded')).toHaveLength(3);
+    expect((await world.runtime.sim.events(0, 100)).events.filter((event) => event.type === 'wallet.funded')).toHaveLength(3);
   });
 
   it('refuses funding an unknown agent (404 recipient_not_found) or a bad amount (400 invalid_amount)', async () => {

@@ -26,7 +26,7 @@ describe('wallet.invoices', () => {
       paid_at: null,
     });
     expect(await alice.client.wallet.getInvoice(invoice.invoice_id)).toEqual(invoice);
-    expect(world.runtime.sim.events(0, 100).events.at(-1)).toMatchObject({ type: 'invoice.created', data: { invoice_id: invoice.invoice_id } });
+    expect((await world.runtime.sim.events(0, 100)).events.at(-1)).toMatchObject({ type: 'invoice.created', data: { invoice_id: invoice.invoice_id } });
   });
 
   it('pays once: paid, the creator credited with an in record, invoice.paid emitted; paying again changes nothing', async () => {
@@ -38,16 +38,16 @@ describe('wallet.invoices', () => {
     expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('0.250000');
     const [credit] = await wholeHistory(alice.client);
     expect(credit).toMatchObject({ direction: 'in', amount: '0.250000', asset: 'usdc', from: 'bob', to: 'alice.agents.test', status: 'confirmed' });
-    expect(world.runtime.sim.events(0, 100).events.filter((event) => event.type === 'invoice.paid')).toEqual([
+    expect((await world.runtime.sim.events(0, 100)).events.filter((event) => event.type === 'invoice.paid')).toEqual([
       expect.objectContaining({ agent_id: alice.agent_id, data: expect.objectContaining({ invoice_id: invoice.invoice_id, method: 'card', transaction_id: credit!.id }) }),
     ]);
     expect((await alice.client.identity.getProfile()).reputation).toBeGreaterThan(reputation);
 
-    const events = world.runtime.sim.events(0, 1000).events.length;
+    const events = (await world.runtime.sim.events(0, 1000)).events.length;
     await world.runtime.sim.advance({ seconds: 30 });
     expect(await world.sim.payInvoice(invoice.invoice_id, { method: 'crypto' })).toEqual(paid);
     expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('0.250000');
-    expect(world.runtime.sim.events(0, 1000).events.length).toBe(events);
+    expect((await world.runtime.sim.events(0, 1000)).events.length).toBe(events);
     expect((await world.sim.walletLedger()).assets.usdc.funded_in).toBe('0.250000');
   });
 
@@ -70,7 +70,7 @@ describe('wallet.invoices', () => {
     [{ to: 'bob', amount: '1', currency: 'usd', description: 'x'.repeat(1001) }, 'invalid_request', 'description'],
   ])('refuses %o with 400 %s on %s and creates nothing', async (body, code, param) => {
     await expectApiError(alice.client.wallet.createInvoice(body as never), 400, code as never, param);
-    expect(world.runtime.sim.events(0, 100).events.some((event) => event.type === 'invoice.created')).toBe(false);
+    expect((await world.runtime.sim.events(0, 100)).events.some((event) => event.type === 'invoice.created')).toBe(false);
   });
 
   it("hides another agent's invoice (404) and refuses paying an unknown one (404)", async () => {

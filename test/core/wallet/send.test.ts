@@ -49,9 +49,9 @@ describe('wallet.send', () => {
 
     it('emits wallet.transaction.created for both agents and counts a confirmed payment for reputation', async () => {
       const before = (await bob.client.identity.getProfile()).reputation;
-      const after = world.runtime.sim.events(0, 1000).events.length;
+      const after = (await world.runtime.sim.events(0, 1000)).events.length;
       const sent = await alice.client.wallet.send({ to: 'bob', amount: '1', asset: 'usd' });
-      const events = world.runtime.sim.events(after, 100).events;
+      const events = (await world.runtime.sim.events(after, 100)).events;
       expect(events.map((event) => [event.type, event.agent_id, event.data.direction])).toEqual([
         ['wallet.transaction.created', alice.agent_id, 'out'],
         ['wallet.transaction.created', bob.agent_id, 'in'],
@@ -156,12 +156,12 @@ describe('wallet.send', () => {
     it.each(cases)('answers %s with %i %s and leaves balances, history and events unchanged', async (_what, body, status, code, param) => {
       const balances = await balancesOf(alice.client);
       const history = await wholeHistory(alice.client);
-      const events = world.runtime.sim.events(0, 10_000).events.length;
+      const events = (await world.runtime.sim.events(0, 10_000)).events.length;
       await expectApiError(alice.client.wallet.send(body as never), status, code as never, param === '' ? undefined : param);
       expect(await balancesOf(alice.client)).toEqual(balances);
       expect(await balancesOf(bob.client)).toEqual({ usd: '0.00', eur: '0.00', usdc: '0.000000', eth: '0.000000000000000000', sol: '0.000000000' });
       expect(await wholeHistory(alice.client)).toEqual(history);
-      expect(world.runtime.sim.events(0, 10_000).events.length).toBe(events);
+      expect((await world.runtime.sim.events(0, 10_000)).events.length).toBe(events);
     });
   });
 

@@ -29,11 +29,11 @@ describe('wallet settlement (fake chain and simulated bank)', () => {
   });
 
   it('gives every on-chain send a transaction hash in its events and emits updated on confirmation', async () => {
-    const after = world.runtime.sim.events(0, 1000).events.length;
+    const after = (await world.runtime.sim.events(0, 1000)).events.length;
     const evm = await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' });
     const sol = await alice.client.wallet.send({ to: SOLANA_ADDRESS, amount: '1', asset: 'usdc' });
     await world.runtime.sim.advance({ seconds: 5 });
-    const events = world.runtime.sim.events(after, 100).events;
+    const events = (await world.runtime.sim.events(after, 100)).events;
     const created = events.filter((event) => event.type === 'wallet.transaction.created');
     expect(created.map((event) => event.data.transaction_id)).toEqual([evm.transaction_id, sol.transaction_id]);
     expect(created[0]!.data.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -62,11 +62,11 @@ describe('wallet settlement (fake chain and simulated bank)', () => {
       const sent = await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '10', asset: 'usdc' });
       expect(sent.status).toBe('pending');
       expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('89.990000');
-      const after = world.runtime.sim.events(0, 1000).events.length;
+      const after = (await world.runtime.sim.events(0, 1000)).events.length;
       await world.runtime.sim.advance({ seconds: 4 });
       expect(await statusOf(sent.transaction_id)).toBe('failed');
       expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('99.990000');
-      const [updated] = world.runtime.sim.events(after, 10).events;
+      const [updated] = (await world.runtime.sim.events(after, 10)).events;
       expect(updated).toMatchObject({ type: 'wallet.transaction.updated', data: { status: 'failed', previous_status: 'pending', reason: 'reverted' } });
       const next = await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' });
       await world.runtime.sim.advance({ seconds: 4 });
@@ -127,7 +127,7 @@ describe('wallet settlement (fake chain and simulated bank)', () => {
     await world.sim.addWalletFailure({ next: true });
     const failing = await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' });
     const confirming = await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '2', asset: 'usdc' });
-    const snapshot = world.runtime.sim.snapshot();
+    const snapshot = await world.runtime.sim.snapshot();
     const copy = await walletWorld();
     await copy.runtime.sim.restore(snapshot);
     const client = copy.runtime.agent(alice.api_key);

@@ -16,7 +16,7 @@ describe('webhook delivery retention', () => {
     expect((await call(runtime, 'POST', '/v1/webhooks', aliceKey, { url: receiver.url })).status).toBe(201);
   }
   const fund = async () => expect((await call(runtime, 'POST', '/_sim/wallet/fund', null, { handle: 'alice', asset: 'usd', amount: '1.00' })).status).toBe(201);
-  const stored = (collection: string) => runtime.sim.snapshot().store.collections[collection]?.rows.map((row) => row[0]) ?? [];
+  const stored = async (collection: string) => (await runtime.sim.snapshot()).store.collections[collection]?.rows.map((row) => row[0]) ?? [];
   const settled = (count: number) => deliveriesWhen(runtime, (list) => list.length === count && list.every((delivery) => delivery.status !== 'pending'));
 
   beforeEach(async () => {
@@ -32,12 +32,12 @@ describe('webhook delivery retention', () => {
     await fund();
     await fund();
     const old = await settled(2);
-    expect(stored('webhook_events')).toHaveLength(2);
+    expect(await stored('webhook_events')).toHaveLength(2);
     await advance(runtime, 2 * 3600);
     await fund();
     const now = await deliveriesWhen(runtime, (list) => list.length === 1 && list[0]!.status === 'delivered');
     expect(now[0]!.delivery_id).not.toBe(old[0]!.delivery_id);
-    expect(stored('webhook_events')).toEqual([now[0]!.event_id]);
+    expect(await stored('webhook_events')).toEqual([now[0]!.event_id]);
   });
 
   it('keeps a delivery that still has retries to make, however old, and everything without a retention', async () => {
@@ -62,6 +62,6 @@ describe('webhook delivery retention', () => {
     await advance(runtime, 30 * 86_400);
     await fund();
     await settled(2);
-    expect(stored('webhook_events')).toHaveLength(2);
+    expect(await stored('webhook_events')).toHaveLength(2);
   });
 });

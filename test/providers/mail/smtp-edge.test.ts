@@ -20,9 +20,11 @@ describe('the SMTP listener edge', () => {
     return { runtime, port: edge.port };
   }
 
-  const inboxCount = (runtime: Runtime, agentName: string) =>
-    runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.received' && event.agent_id === agentId(runtime, agentName)).length;
-  const agentId = (runtime: Runtime, name: string) => (runtime.sim.snapshot().store.collections.agents?.rows ?? []).map((row) => row[3] as { agent_id: string; name?: string; handle?: string }).find((agent) => agent.handle === name || agent.name === name)?.agent_id;
+  const inboxCount = async (runtime: Runtime, agentName: string) => {
+    const id = await agentId(runtime, agentName);
+    return (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.received' && event.agent_id === id).length;
+  };
+  const agentId = async (runtime: Runtime, name: string) => ((await runtime.sim.snapshot()).store.collections.agents?.rows ?? []).map((row) => row[3] as { agent_id: string; name?: string; handle?: string }).find((agent) => agent.handle === name || agent.name === name)?.agent_id;
 
   it('offers no AUTH without credentials, and refuses MAIL FROM the service domain from an unauthenticated session with 550 5.7.1', async () => {
     const { port } = await listening({});
@@ -58,7 +60,7 @@ describe('the SMTP listener edge', () => {
     } finally {
       session.close();
     }
-    expect(inboxCount(runtime, 'carol')).toBe(1);
+    expect(await inboxCount(runtime, 'carol')).toBe(1);
   });
 
   it('announces PIPELINING, 8BITMIME, SMTPUTF8 and CHUNKING and answers a pipelined transaction in order', async () => {
@@ -96,7 +98,7 @@ describe('the SMTP listener edge', () => {
     });
     const codes = replies.split('\r\n').filter((line) => /^\d{3} /.test(line)).map((line) => line.slice(0, 3));
     expect(codes).toEqual(['250', '250', '250', '550', '250', '354', '250']);
-    const received = runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.received');
+    const received = (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.received');
     expect(received.map((event) => event.data.subject)).toEqual(['Grüße', 'Grüße']);
     expect(received[0]!.data.from).toBe('zoë@exämple.com');
   });
@@ -113,8 +115,8 @@ describe('the SMTP listener edge', () => {
     } finally {
       session.close();
     }
-    expect(inboxCount(runtime, 'bob')).toBe(1);
-    expect(inboxCount(runtime, 'carol')).toBe(1);
+    expect(await inboxCount(runtime, 'bob')).toBe(1);
+    expect(await inboxCount(runtime, 'carol')).toBe(1);
   });
 
   it('answers 451 4.7.1 past the per-connection message rate, and a new connection may send again', async () => {
@@ -139,7 +141,7 @@ describe('the SMTP listener edge', () => {
     } finally {
       other.close();
     }
-    expect(inboxCount(runtime, 'bob')).toBe(2);
+    expect(await inboxCount(runtime, 'bob')).toBe(2);
   });
 
   it('is started once by runtime.listen() and closed by runtime.close()', async () => {

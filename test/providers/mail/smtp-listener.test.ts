@@ -79,7 +79,7 @@ describe('SMTP listener', () => {
     // Anyone else's key gets 404 for the same url.
     const mallory = (await runtime.createAgent({ name: 'mallory' })).api_key;
     expect((await fetch(message.attachments[0]!.url, { headers: { authorization: `Bearer ${mallory}` } })).status).toBe(404);
-    const received = runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.received');
+    const received = (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.received');
     expect(received.map((event) => event.agent_id)).toEqual([(await bob.identity.getProfile()).agent_id]);
   });
 
@@ -159,7 +159,7 @@ describe('SMTP listener', () => {
     } finally {
       session.close();
     }
-    expect(smallWorld.sim.events(0, 100).events.filter((event) => event.type === 'email.received')).toEqual([]);
+    expect((await smallWorld.sim.events(0, 100)).events.filter((event) => event.type === 'email.received')).toEqual([]);
     await smallWorld.close();
   });
 
@@ -178,8 +178,8 @@ describe('SMTP listener', () => {
     } finally {
       session.close();
     }
-    const collections = (snapshot: ReturnType<Runtime['sim']['snapshot']>) =>
+    const collections = (snapshot: Awaited<ReturnType<Runtime['sim']['snapshot']>>) =>
       Object.fromEntries(Object.entries(snapshot.store.collections).filter(([name]) => name.startsWith('email_') || name === 'events'));
-    expect(canonicalJson(collections(runtime.sim.snapshot()))).toBe(canonicalJson(collections(viaSim.sim.snapshot())));
+    expect(canonicalJson(collections(await runtime.sim.snapshot()))).toBe(canonicalJson(collections(await viaSim.sim.snapshot())));
   });
 });

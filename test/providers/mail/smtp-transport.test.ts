@@ -101,7 +101,7 @@ describe('SmtpMailTransport (outbound mail through a real relay)', () => {
     expect((await bob.email.list()).messages.map((message) => message.id)).toEqual([sent.message_id]);
     const [record] = (await runtime.simClient().emailOutbox()).messages;
     expect(record).toMatchObject({ status: 'sent', accepted: ['ext@example.com', 'copy@example.org', 'hidden@example.net'], rejected: [], error: null });
-    expect(runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.outbound')).toHaveLength(1);
+    expect((await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.outbound')).toHaveLength(1);
   });
 
   it('carries In-Reply-To and References of a reply to an outside sender', async () => {
@@ -123,7 +123,7 @@ describe('SmtpMailTransport (outbound mail through a real relay)', () => {
     expect(relay.received.map((message) => message.envelope.to)).toEqual([['ok@example.com']]);
     const [record] = (await runtime.simClient().emailOutbox()).messages;
     expect(record).toMatchObject({ status: 'sent', accepted: ['ok@example.com'], rejected: ['nobody@refused.example'] });
-    const failed = runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.delivery_failed');
+    const failed = (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.delivery_failed');
     expect(failed.map((event) => event.data)).toEqual([expect.objectContaining({ message_id: sent.message_id, recipients: ['nobody@refused.example'] })]);
   });
 
@@ -136,7 +136,7 @@ describe('SmtpMailTransport (outbound mail through a real relay)', () => {
     expect(record!.recipient_states).toEqual([expect.objectContaining({ address: 'ext@example.com', state: 'deferred', attempts: 1, reply_code: null })]);
     expect(Date.parse(record!.next_attempt_at!) - Date.parse(sent.sent_at)).toBe(300_000);
     expect(record!.error).toMatch(/ECONNREFUSED|connect/i);
-    expect(runtime.sim.events(0, 1000).events.filter((event) => event.type === 'email.delivery_failed')).toEqual([]);
+    expect((await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.delivery_failed')).toEqual([]);
     expect((await alice.email.list({ folder: 'sent' })).messages.map((message) => message.id)).toEqual([sent.message_id]);
     relay = await startRelay();
   });

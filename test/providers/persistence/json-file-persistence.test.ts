@@ -26,8 +26,8 @@ async function playHistory(runtime: Runtime) {
 }
 
 /** Every event of a runtime's log, oldest first. */
-function allEvents(runtime: Runtime) {
-  return runtime.sim.events(0, 1000).events;
+async function allEvents(runtime: Runtime) {
+  return (await runtime.sim.events(0, 1000)).events;
 }
 
 describe('a runtime persisted to a JSON file', () => {
@@ -36,8 +36,8 @@ describe('a runtime persisted to a JSON file', () => {
     const { alice, bob } = await playHistory(first);
     const aliceProfile = await first.agent(alice.api_key).identity.getProfile();
     const bobPublic = await first.anonymous().identity.getPublicProfile('bob');
-    const clock = first.sim.clock();
-    const events = allEvents(first);
+    const clock = await first.sim.clock();
+    const events = await allEvents(first);
     await first.close();
 
     const second = await createRuntime({ persistence: new JsonFilePersistence(file), seed: 1 });
@@ -45,21 +45,21 @@ describe('a runtime persisted to a JSON file', () => {
     expect(await second.agent(alice.api_key).identity.getProfile()).toEqual(aliceProfile);
     expect((await second.agent(bob.api_key).identity.getProfile()).agent_id).toBe(bob.agent_id);
     expect(aliceProfile.bio).toBe('buys things');
-    expect(second.sim.clock()).toEqual(clock);
+    expect(await second.sim.clock()).toEqual(clock);
     expect(clock.now).toBe('2026-01-01T01:00:00.000Z');
-    expect(allEvents(second)).toEqual(events);
+    expect(await allEvents(second)).toEqual(events);
     await second.close();
   });
 
   it('continues the event log with the next sequence number after a restart', async () => {
     const first = await createRuntime({ persistence: new JsonFilePersistence(file), seed: 1 });
     await playHistory(first);
-    const before = allEvents(first);
+    const before = await allEvents(first);
     await first.close();
 
     const second = await createRuntime({ persistence: new JsonFilePersistence(file), seed: 1 });
     await second.createAgent({ name: 'carol' });
-    const after = allEvents(second);
+    const after = await allEvents(second);
     const seqs = after.map((event) => event.seq);
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.length).toBeGreaterThan(before.length);
@@ -81,7 +81,7 @@ describe('a runtime persisted to a JSON file', () => {
     const fromReloaded = await reloaded.createAgent({ name: 'carol' });
     const fromNeverStopped = await neverStopped.createAgent({ name: 'carol' });
     expect(fromReloaded).toEqual(fromNeverStopped);
-    expect(canonicalJson(reloaded.sim.snapshot())).toBe(canonicalJson(neverStopped.sim.snapshot()));
+    expect(canonicalJson(await reloaded.sim.snapshot())).toBe(canonicalJson(await neverStopped.sim.snapshot()));
     await reloaded.close();
   });
 
@@ -103,14 +103,14 @@ describe('a runtime persisted to a JSON file', () => {
 
     const reloaded = await createRuntime({ persistence: new JsonFilePersistence(file), seed: 1 });
     for (const agent of created) expect((await reloaded.agent(agent.api_key).identity.getProfile()).handle).toBe(agent.handle);
-    expect(reloaded.sim.snapshot()).toEqual(runtime.sim.snapshot());
+    expect(await reloaded.sim.snapshot()).toEqual(await runtime.sim.snapshot());
     await reloaded.close();
   });
 
   it('starts empty at the configured start time when the file does not exist yet', async () => {
     const runtime = await createRuntime({ persistence: new JsonFilePersistence(file), seed: 1 });
-    expect(allEvents(runtime)).toEqual([]);
-    expect(runtime.sim.clock()).toEqual({ now: '2026-01-01T00:00:00.000Z' });
+    expect(await allEvents(runtime)).toEqual([]);
+    expect(await runtime.sim.clock()).toEqual({ now: '2026-01-01T00:00:00.000Z' });
     await runtime.close();
   });
 

@@ -7,68 +7,69 @@ describe('MemoryStore', () => {
     const store = new MemoryStore();
     const record = { id: 'a', text: 'one', nested: { n: 1 } };
     await store.transaction((tx) => tx.insert('notes', 'a', record, 'p'));
-    expect(Object.isFrozen(store.view.get('notes', 'a'))).toBe(true);
+    expect(Object.isFrozen(await store.view.get('notes', 'a'))).toBe(true);
+    const stored = await store.view.get<typeof record>('notes', 'a');
     expect(() => {
-      (store.view.get<typeof record>('notes', 'a')!.nested as { n: number }).n = 2;
+      (stored!.nested as { n: number }).n = 2;
     }).toThrow(TypeError);
   });
 
-  it('takes over imported records without copying them, frozen once read or exported', () => {
+  it('takes over imported records without copying them, frozen once read or exported', async () => {
     const store = new MemoryStore();
     const record = { id: 'a', nested: { n: 1 } };
     const other = { id: 'b', nested: { n: 2 } };
-    store.import({ collections: { notes: { nextPosition: 3, rows: [['a', 'p', 1, record], ['b', 'p', 2, other]] } } });
-    expect(store.view.get('notes', 'a')).toBe(record);
+    await store.import({ collections: { notes: { nextPosition: 3, rows: [['a', 'p', 1, record], ['b', 'p', 2, other]] } } });
+    expect(await store.view.get('notes', 'a')).toBe(record);
     expect(Object.isFrozen(record.nested)).toBe(true);
-    expect(store.export().collections.notes!.rows[1]![3]).toBe(other);
+    expect((await store.export()).collections.notes!.rows[1]![3]).toBe(other);
     expect(Object.isFrozen(other.nested)).toBe(true);
   });
 
   it('keeps pages exact while removals pile up and are compacted away', async () => {
     const store = new MemoryStore();
-    await store.transaction((tx) => {
-      for (let i = 1; i <= 1000; i++) tx.insert('jobs', `j${i}`, { i }, '');
+    await store.transaction(async (tx) => {
+      for (let i = 1; i <= 1000; i++) await tx.insert('jobs', `j${i}`, { i }, '');
     });
     for (let i = 1; i <= 990; i++) await store.transaction((tx) => tx.remove('jobs', `j${i}`));
-    const page = store.view.page<{ i: number }>('jobs', { partition: '', limit: 5 });
+    const page = await store.view.page<{ i: number }>('jobs', { partition: '', limit: 5 });
     expect(page.items.map((item) => item.record.i)).toEqual([1000, 999, 998, 997, 996]);
-    expect(store.view.page<{ i: number }>('jobs', { partition: '', limit: 20, order: 'oldest' }).items.map((item) => item.position)).toEqual([
+    expect((await store.view.page<{ i: number }>('jobs', { partition: '', limit: 20, order: 'oldest' })).items.map((item) => item.position)).toEqual([
       991, 992, 993, 994, 995, 996, 997, 998, 999, 1000,
     ]);
-    expect(store.view.count('jobs')).toBe(10);
+    expect(await store.view.count('jobs')).toBe(10);
   });
 
   it('answers a collection whose ids are its positions (the event log) like any other, through removals, rollbacks and a first id that is not', async () => {
     const store = new MemoryStore();
-    await store.transaction((tx) => {
-      for (let i = 1; i <= 100; i++) tx.insert('log', String(i), { i }, '');
+    await store.transaction(async (tx) => {
+      for (let i = 1; i <= 100; i++) await tx.insert('log', String(i), { i }, '');
     });
     for (let i = 1; i <= 80; i++) await store.transaction((tx) => tx.remove('log', String(i)));
     await expect(
-      store.transaction((tx) => {
-        tx.remove('log', '81');
-        tx.insert('log', '101', { i: 101 }, '');
+      store.transaction(async (tx) => {
+        await tx.remove('log', '81');
+        await tx.insert('log', '101', { i: 101 }, '');
         throw new Error('undo');
       }),
     ).rejects.toThrow('undo');
-    expect(store.view.get('log', '81')).toEqual({ i: 81 });
-    expect(store.view.get('log', '101')).toBeUndefined();
-    expect(store.view.get('log', '80')).toBeUndefined();
-    expect(store.view.get('log', '081')).toBeUndefined();
-    expect(store.view.count('log')).toBe(20);
+    expect(await store.view.get('log', '81')).toEqual({ i: 81 });
+    expect(await store.view.get('log', '101')).toBeUndefined();
+    expect(await store.view.get('log', '80')).toBeUndefined();
+    expect(await store.view.get('log', '081')).toBeUndefined();
+    expect(await store.view.count('log')).toBe(20);
     await expect(store.transaction((tx) => tx.insert('log', '50', { i: 0 }, ''))).resolves.toBeUndefined();
-    expect(store.view.get('log', '50')).toEqual({ i: 0 });
+    expect(await store.view.get('log', '50')).toEqual({ i: 0 });
     await expect(store.transaction((tx) => tx.insert('log', '90', { i: 1 }, ''))).rejects.toThrow('duplicate id 90 in log');
-    expect(store.view.get('log', '90')).toEqual({ i: 90 });
-    expect(store.view.count('log')).toBe(21);
-    expect(store.view.all<{ i: number }>('log').map((record) => record.i)).toEqual([...Array.from({ length: 20 }, (_, k) => 81 + k), 0]);
-    const rows = store.export().collections.log!.rows;
+    expect(await store.view.get('log', '90')).toEqual({ i: 90 });
+    expect(await store.view.count('log')).toBe(21);
+    expect((await store.view.all<{ i: number }>('log')).map((record) => record.i)).toEqual([...Array.from({ length: 20 }, (_, k) => 81 + k), 0]);
+    const rows = (await store.export()).collections.log!.rows;
     expect(rows.map((row) => row[0])).toEqual([...Array.from({ length: 20 }, (_, k) => String(81 + k)), '50']);
     expect(rows.map((row) => row[2])).toEqual([...Array.from({ length: 20 }, (_, k) => 81 + k), 101]);
   });
 
-  it('refuses an import that names one positional id twice', () => {
+  it('refuses an import that names one positional id twice', async () => {
     const store = new MemoryStore();
-    expect(() => store.import({ collections: { log: { nextPosition: 3, rows: [['1', '', 1, {}], ['1', '', 1, {}]] } } })).toThrow('duplicate id 1 in log');
+    await expect(store.import({ collections: { log: { nextPosition: 3, rows: [['1', '', 1, {}], ['1', '', 1, {}]] } } })).rejects.toThrow('duplicate id 1 in log');
   });
 });

@@ -39,12 +39,12 @@ describe.each(STORE_KINDS)('$name: outside work of a unit', (kind) => {
     expect(await store.outside(async () => 'now')).toBe('now');
     const result = await store.unit(
       async () => {
-        await store.transaction((tx) => {
-          tx.insert('notes', 'a', { text: 'a' });
+        await store.transaction(async (tx) => {
+          await tx.insert('notes', 'a', { text: 'a' });
           tx.afterCommit(() => order.push('durable'));
         });
         const deferred = store.outside(async () => {
-          order.push(`outside sees ${store.view.get('notes', 'a') ? 'a' : 'nothing'}`);
+          order.push(`outside sees ${(await store.view.get('notes', 'a')) ? 'a' : 'nothing'}`);
           // A plain write here is not held back by the unit: the unit is over.
           await store.transaction((tx) => tx.insert('notes', 'b', { text: 'b' }));
           order.push('outside done');
@@ -57,7 +57,7 @@ describe.each(STORE_KINDS)('$name: outside work of a unit', (kind) => {
     order.push('unit resolved');
     expect(result).toBe('unit');
     expect(order).toEqual(['deferred: true', 'durable', 'outside sees a', 'outside done', 'unit resolved']);
-    expect(store.view.count('notes')).toBe(2);
+    expect(await store.view.count('notes')).toBe(2);
   });
 });
 
@@ -77,7 +77,7 @@ describe('SqliteStore: a failed commit', () => {
     });
     await expect(unit).rejects.toThrow();
     expect(called).toBe(false);
-    expect(store.view.get('notes', 'big')).toBeUndefined();
+    expect(await store.view.get('notes', 'big')).toBeUndefined();
   });
 });
 
@@ -85,8 +85,8 @@ describe('SqliteStore: a failed commit', () => {
 function blockingCarrier(proceed: (what: string) => Promise<void>): Telephony {
   let next = 0;
   return {
-    planSms: (_tx: StoreTransaction, _sms: CarrierSms) => null,
-    planCall: (_tx: StoreTransaction, _call: CarrierCall) => null,
+    planSms: async (_tx: StoreTransaction, _sms: CarrierSms) => null,
+    planCall: async (_tx: StoreTransaction, _call: CarrierCall) => null,
     dispatchSms: async (sms) => {
       await proceed(sms.body);
       return { carrier_id: `SM${++next}` };
@@ -106,7 +106,7 @@ describe('a keyed live SMS on SQLite', () => {
     const other = new Promise<void>((resolve) => (called = resolve)).then(() => runtime.dispatch({ routeId: 'sim.createAgent', bearer: null, body: { name: 'other' } }));
     const carrier = blockingCarrier(async (body) => {
       called();
-      seen.push(`${body}: other ${(await other).status}, send stored ${runtime.sim.snapshot().store.collections.phone_sms?.rows.length ?? 0}`);
+      seen.push(`${body}: other ${(await other).status}, send stored ${(await runtime.sim.snapshot()).store.collections.phone_sms?.rows.length ?? 0}`);
     });
     runtime = await durableRuntime({ providers: { telephony: carrier } });
     const ann = await runtime.createAgent({ name: 'ann' });
@@ -158,12 +158,12 @@ describe('a webhook retry on SQLite', () => {
     const ann = await runtime.createAgent({ name: 'ann' });
     expect((await runtime.dispatch({ routeId: 'webhooks.create', bearer: ann.api_key, body: { url } })).status).toBe(201);
     await runtime.dispatch({ routeId: 'sim.fundWallet', bearer: null, body: { handle: 'ann', asset: 'usd', amount: '1' } });
-    while (attempts.length < 1 || (runtime.sim.snapshot().store.collections.webhook_deliveries?.rows[0]?.[3] as { last_response_status: number | null }).last_response_status !== 500) {
+    while (attempts.length < 1 || ((await runtime.sim.snapshot()).store.collections.webhook_deliveries?.rows[0]?.[3] as { last_response_status: number | null }).last_response_status !== 500) {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await runtime.sim.advance({ seconds: 60 });
     expect(attempts).toEqual(['1: 500', '2: other 201']);
-    const delivery = runtime.sim.snapshot().store.collections.webhook_deliveries!.rows[0]![3];
+    const delivery = (await runtime.sim.snapshot()).store.collections.webhook_deliveries!.rows[0]![3];
     expect(delivery).toMatchObject({ attempts: 2, status: 'delivered', last_response_status: 200 });
   });
 });

@@ -50,7 +50,7 @@ describe('serve --data', () => {
     const source = await createRuntime({ seed: 4 });
     const ann = await source.createAgent({ name: 'ann', bio: 'from json' });
     const json = path.join(dir, 'world.json');
-    writeFileSync(json, JSON.stringify(source.sim.snapshot()));
+    writeFileSync(json, JSON.stringify(await source.sim.snapshot()));
 
     const first = await start(['--data', json]);
     expect(first.url).not.toBeNull();

@@ -29,8 +29,8 @@ function open(file: string, options: Parameters<typeof SqliteStore.open>[1] = {}
 
 async function worldWithRows(file: string, rows: number): Promise<void> {
   const store = SqliteStore.open(file);
-  await store.transaction((tx) => {
-    for (let i = 0; i < rows; i++) tx.insert('notes', `n${i}`, { text: `note ${i} `.repeat(20) }, 'p');
+  await store.transaction(async (tx) => {
+    for (let i = 0; i < rows; i++) await tx.insert('notes', `n${i}`, { text: `note ${i} `.repeat(20) }, 'p');
   });
   await store.close();
 }
@@ -102,7 +102,7 @@ describe('a write that fails', () => {
     })();
     const errors: unknown[] = [];
     const runtime = await createRuntime({ store: open(file, { maxPages: pages + 4 }), onInternalError: (error) => errors.push(error) });
-    const { random: randomBefore, ...before } = runtime.sim.snapshot();
+    const { random: randomBefore, ...before } = await runtime.sim.snapshot();
     const big = await runtime.dispatch({
       routeId: 'email.send',
       bearer: alice.api_key,
@@ -112,7 +112,7 @@ describe('a write that fails', () => {
     expect(big.status).toBe(500);
     expect(big.body).toMatchObject({ error: { code: 'internal_error' } });
     expect(errors.length).toBeGreaterThan(0);
-    const { random: randomAfter, ...after } = runtime.sim.snapshot();
+    const { random: randomAfter, ...after } = await runtime.sim.snapshot();
     expect(JSON.stringify(after)).toBe(JSON.stringify(before));
     // The random state is not put back: the ids the failed request drew are never drawn again.
     expect(randomAfter).not.toBe(randomBefore);
@@ -143,7 +143,7 @@ describe('a write that fails', () => {
       target.dispatch({ routeId: 'email.send', bearer: alice.api_key, body: { to: ['bob@agents.test'], subject, text } });
     // What a request would draw from the state before the failure: a twin world restored from it.
     const twin = await createRuntime();
-    await twin.sim.restore(runtime.sim.snapshot());
+    await twin.sim.restore(await runtime.sim.snapshot());
     const drawn = ((await send(twin, 'small', 'hi')).body as { message_id: string }).message_id;
     await twin.close();
     expect((await send(runtime, 'large', 'x'.repeat(400_000))).status).toBe(500);
@@ -171,17 +171,17 @@ describe('a restore while a commit is pending', () => {
     pending.catch(() => undefined);
     let imported = false;
     await expect(
-      store.exclusive(() => {
-        store.import(snapshot);
+      store.exclusive(async () => {
+        await store.import(snapshot);
         imported = true;
       }),
     ).rejects.toThrow(/disk I\/O error/);
     await expect(pending).rejects.toThrow(/disk I\/O error/);
     expect(imported).toBe(false);
-    expect(store.view.count('notes')).toBe(1);
-    expect(store.view.count('other')).toBe(0);
+    expect(await store.view.count('notes')).toBe(1);
+    expect(await store.view.count('other')).toBe(0);
     // The next restore, with the disk back, goes through.
     await store.exclusive(() => store.import(snapshot));
-    expect(store.view.count('other')).toBe(1);
+    expect(await store.view.count('other')).toBe(1);
   });
 });

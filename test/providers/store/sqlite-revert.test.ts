@@ -45,15 +45,23 @@ function fixture(): StoreSnapshot {
 }
 
 /** Everything a store answers about its world, read through its view. */
-function observe(store: SqliteStore) {
+async function observe(store: SqliteStore) {
   const view = store.view;
   const names = ['notes', 'users', 'empty', 'extra'];
+  const lastPositions: number[] = [];
+  const counts: number[][] = [];
+  for (const name of names) {
+    lastPositions.push(await view.lastPosition(name));
+    counts.push([await view.count(name), await view.count(name, 'p1'), await view.count(name, '')]);
+  }
+  const gets: unknown[][] = [];
+  for (const id of ['n1', 'n7', 'n41', 'u1', 'x1']) gets.push([await view.get('notes', id), await view.get('users', id), await view.get('extra', id)]);
   return {
-    exported: JSON.stringify(store.export()),
-    lastPositions: names.map((name) => view.lastPosition(name)),
-    counts: names.map((name) => [view.count(name), view.count(name, 'p1'), view.count(name, '')]),
-    gets: ['n1', 'n7', 'n41', 'u1', 'x1'].map((id) => [view.get('notes', id), view.get('users', id), view.get('extra', id)]),
-    pages: [view.page('notes', { partition: 'p1', limit: 5, order: 'newest' }), view.page('notes', { partition: 'p2', limit: 50, order: 'oldest', after: 3 })],
+    exported: JSON.stringify(await store.export()),
+    lastPositions,
+    counts,
+    gets,
+    pages: [await view.page('notes', { partition: 'p1', limit: 5, order: 'newest' }), await view.page('notes', { partition: 'p2', limit: 50, order: 'oldest', after: 3 })],
   };
 }
 
@@ -66,33 +74,33 @@ const write = fc.oneof(
 );
 
 let inserted = 0;
-function apply(tx: StoreTransaction, step: Write): void {
+async function apply(tx: StoreTransaction, step: Write): Promise<void> {
   if (step.kind === 'insert') {
-    tx.insert(step.collection, `new${inserted++}`, { made: step.collection }, step.partition);
+    await tx.insert(step.collection, `new${inserted++}`, { made: step.collection }, step.partition);
     return;
   }
   const prefix = step.collection === 'notes' ? 'n' : 'u';
   const id = `${prefix}${(step.pick % 45) + 1}`;
-  if (tx.get(step.collection, id) === undefined) return;
-  if (step.kind === 'update') tx.update(step.collection, id, { changed: step.pick });
-  else tx.remove(step.collection, id);
+  if ((await tx.get(step.collection, id)) === undefined) return;
+  if (step.kind === 'update') await tx.update(step.collection, id, { changed: step.pick });
+  else await tx.remove(step.collection, id);
 }
 
 describe('SqliteStore: importing the last imported snapshot again', () => {
   it('leaves the store as a whole import would, whatever was written, committed or rolled back, since', async () => {
     const revert = vi.spyOn(SqliteStore.prototype as unknown as { revert(): void }, 'revert');
     const reference = open();
-    reference.import(fixture());
-    const expected = observe(reference);
+    await reference.import(fixture());
+    const expected = await observe(reference);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.array(write, { maxLength: 6 }), fc.boolean()), { maxLength: 5 }), async (transactions) => {
         const store = open();
         const snapshot = fixture();
-        store.import(snapshot);
+        await store.import(snapshot);
         for (const [steps, fails] of transactions) {
           await store
-            .transaction((tx) => {
-              for (const step of steps) apply(tx, step);
+            .transaction(async (tx) => {
+              for (const step of steps) await apply(tx, step);
               if (fails) throw new Error('rolled back');
             })
             .catch((error: Error) => expect(error.message).toBe('rolled back'));
@@ -100,16 +108,16 @@ describe('SqliteStore: importing the last imported snapshot again', () => {
         const before = revert.mock.calls.length;
         await store.exclusive(() => store.import(snapshot));
         expect(revert.mock.calls.length).toBe(before + 1);
-        expect(observe(store)).toEqual(expected);
+        expect(await observe(store)).toEqual(expected);
         // And what it does next: the next insert takes the fixture's next position.
         await store.transaction((tx) => tx.insert('notes', 'next', { text: 'next' }, 'p1'));
-        expect(store.view.page('notes', { partition: 'p1', limit: 1, order: 'newest' }).items[0]!.position).toBe(45);
+        expect((await store.view.page('notes', { partition: 'p1', limit: 1, order: 'newest' })).items[0]!.position).toBe(45);
         // On disk too: the file opened again holds the fixture (and that insert, removed here).
         await store.close();
         const reopened = SqliteStore.open(store.filename);
         opened.push(reopened);
         await reopened.transaction((tx) => tx.remove('notes', 'next'));
-        const onDisk = JSON.parse(JSON.stringify(reopened.export())) as StoreSnapshot;
+        const onDisk = JSON.parse(JSON.stringify(await reopened.export())) as StoreSnapshot;
         expect(onDisk.collections.notes!.nextPosition).toBe(46);
         onDisk.collections.notes!.nextPosition = 45;
         expect(JSON.stringify(onDisk)).toBe(expected.exported);
@@ -121,16 +129,16 @@ describe('SqliteStore: importing the last imported snapshot again', () => {
   it('takes an export of the imported world for that world (the usual fixture: import, export, restore it before each test)', async () => {
     const revert = vi.spyOn(SqliteStore.prototype as unknown as { revert(): void }, 'revert');
     const store = open();
-    store.import(fixture());
-    const saved = store.export();
+    await store.import(fixture());
+    const saved = await store.export();
     for (let test = 0; test < 3; test++) {
-      await store.transaction((tx) => {
-        tx.update('users', 'u1', { name: `changed ${test}` });
-        tx.insert('extra', `e${test}`, { test });
+      await store.transaction(async (tx) => {
+        await tx.update('users', 'u1', { name: `changed ${test}` });
+        await tx.insert('extra', `e${test}`, { test });
       });
-      store.import(saved);
-      expect(store.view.get('users', 'u1')).toEqual({ name: 'ann' });
-      expect(store.view.count('extra')).toBe(0);
+      await store.import(saved);
+      expect(await store.view.get('users', 'u1')).toEqual({ name: 'ann' });
+      expect(await store.view.count('extra')).toBe(0);
     }
     expect(revert).toHaveBeenCalledTimes(3);
   });
@@ -139,25 +147,25 @@ describe('SqliteStore: importing the last imported snapshot again', () => {
     const revert = vi.spyOn(SqliteStore.prototype as unknown as { revert(): void }, 'revert');
     const store = open();
     const snapshot = fixture();
-    store.import(snapshot);
+    await store.import(snapshot);
     await store.transaction((tx) => tx.update('users', 'u1', { name: 'changed' }));
     // Equal content parsed anew (a POST /_sim/restore body): a whole import.
-    store.import(JSON.parse(JSON.stringify(snapshot)) as StoreSnapshot);
-    expect(store.view.get('users', 'u1')).toEqual({ name: 'ann' });
+    await store.import(JSON.parse(JSON.stringify(snapshot)) as StoreSnapshot);
+    expect(await store.view.get('users', 'u1')).toEqual({ name: 'ann' });
     // The snapshot object that was imported, with a row added since: that row is imported too.
-    const grown = store.export();
+    const grown = await store.export();
     grown.collections.users!.rows.push(['u3', '', 2, { name: 'cat' }]);
     grown.collections.users!.nextPosition = 4;
     grown.collections.users!.rows[1] = ['u2', '', 3, grown.collections.users!.rows[1]![3]];
-    store.import(grown);
-    expect(store.view.all('users')).toEqual([{ name: 'ann' }, { name: 'cat' }, { name: 'ben' }]);
+    await store.import(grown);
+    expect(await store.view.all('users')).toEqual([{ name: 'ann' }, { name: 'cat' }, { name: 'ben' }]);
     expect(revert).not.toHaveBeenCalled();
   });
 
-  it('freezes the records of a world it keeps, so that nobody changes them under it', () => {
+  it('freezes the records of a world it keeps, so that nobody changes them under it', async () => {
     const store = open();
     const snapshot = fixture();
-    store.import(snapshot);
+    await store.import(snapshot);
     const record = snapshot.collections.users!.rows[0]![3] as { name: string };
     expect(Object.isFrozen(record)).toBe(true);
     expect(() => {
@@ -170,13 +178,13 @@ describe('SqliteStore: importing the last imported snapshot again', () => {
     const store = open();
     const notes: Rows = Array.from({ length: 400 }, (_, i) => [`n${i}`, '', i + 1, { i }]);
     const snapshot: StoreSnapshot = { collections: { notes: { nextPosition: 401, rows: notes } } };
-    store.import(snapshot);
-    const expected = JSON.stringify(store.export());
-    await store.transaction((tx) => {
-      for (let i = 0; i < 101; i++) tx.update('notes', `n${i}`, { i: -i });
+    await store.import(snapshot);
+    const expected = JSON.stringify(await store.export());
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 101; i++) await tx.update('notes', `n${i}`, { i: -i });
     });
-    store.import(snapshot);
+    await store.import(snapshot);
     expect(revert).not.toHaveBeenCalled();
-    expect(JSON.stringify(store.export())).toBe(expected);
+    expect(JSON.stringify(await store.export())).toBe(expected);
   });
 });

@@ -60,8 +60,8 @@ describe('a runtime on SqliteStore', () => {
 
     expect(replay.headers['Idempotent-Replayed']).toBe('true');
     expect(replay.body).toEqual(memoryReplay.body);
-    expect(JSON.stringify(after.sim.snapshot())).toBe(JSON.stringify(memory.sim.snapshot()));
-    const events = after.sim.events(0, 1000).events;
+    expect(JSON.stringify(await after.sim.snapshot())).toBe(JSON.stringify(await memory.sim.snapshot()));
+    const events = (await after.sim.events(0, 1000)).events;
     expect(events.filter((event) => event.type === 'wallet.transaction.updated')).toHaveLength(1);
     await after.close();
   });
@@ -69,7 +69,7 @@ describe('a runtime on SqliteStore', () => {
   it('restores a snapshot into the database and keeps it after a restart', async () => {
     const source = await createRuntime({ seed: 9 });
     await firstHalf(source);
-    const snapshot = JSON.parse(JSON.stringify(source.sim.snapshot()));
+    const snapshot = JSON.parse(JSON.stringify(await source.sim.snapshot()));
 
     const file = path.join(dir, 'restored.db');
     const first = await createRuntime({ seed: 1, store: SqliteStore.open(file) });
@@ -77,7 +77,7 @@ describe('a runtime on SqliteStore', () => {
     await first.sim.restore(snapshot);
     await first.close();
     const second = await createRuntime({ seed: 1, store: SqliteStore.open(file) });
-    expect(JSON.stringify(second.sim.snapshot())).toBe(JSON.stringify(snapshot));
+    expect(JSON.stringify(await second.sim.snapshot())).toBe(JSON.stringify(snapshot));
     await second.close();
   });
 

@@ -31,7 +31,7 @@ async function onDisk(store: SqliteStore): Promise<string> {
   opened.splice(opened.indexOf(store), 1);
   const reopened = SqliteStore.open(store.filename);
   opened.push(reopened);
-  return JSON.stringify(reopened.export());
+  return JSON.stringify(await reopened.export());
 }
 
 type Rows = StoreSnapshot['collections'][string]['rows'];
@@ -46,8 +46,8 @@ function shuffledSnapshot(): StoreSnapshot {
 describe('SqliteStore snapshots', () => {
   it('exports an imported world as it is stored: collections by name, rows by position', async () => {
     const store = open('a.db');
-    store.import(shuffledSnapshot());
-    const kept = store.export();
+    await store.import(shuffledSnapshot());
+    const kept = await store.export();
     expect(Object.keys(kept.collections)).toEqual(['empty', 'notes', 'zeta']);
     expect(kept.collections.notes!.rows.map((row) => row[2])).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
     expect(kept.collections.empty).toEqual({ nextPosition: 7, rows: [] });
@@ -55,52 +55,52 @@ describe('SqliteStore snapshots', () => {
     expect(JSON.stringify(kept)).toBe(await onDisk(store));
   });
 
-  it('hands out fresh rows each time: changing one export does not change the next', () => {
+  it('hands out fresh rows each time: changing one export does not change the next', async () => {
     const store = open('b.db');
-    store.import(shuffledSnapshot());
-    const first = store.export();
+    await store.import(shuffledSnapshot());
+    const first = await store.export();
     first.collections.notes!.rows.length = 0;
     first.collections.notes!.nextPosition = 1;
-    const second = store.export();
+    const second = await store.export();
     expect(second.collections.notes!.rows).toHaveLength(1200);
     expect(second.collections.notes!.nextPosition).toBe(1201);
   });
 
   it('shows every write made after an import or an export: insert, update, remove', async () => {
     const store = open('c.db');
-    store.import(shuffledSnapshot());
-    store.export();
+    await store.import(shuffledSnapshot());
+    await store.export();
     await store.transaction((tx) => tx.insert('notes', 'new', { text: 'new' }, 'p1'));
-    expect(store.export().collections.notes!.rows.at(-1)).toEqual(['new', 'p1', 1201, { text: 'new' }]);
+    expect((await store.export()).collections.notes!.rows.at(-1)).toEqual(['new', 'p1', 1201, { text: 'new' }]);
     await store.transaction((tx) => tx.update('notes', 'n5', { text: 'changed' }));
-    expect(store.export().collections.notes!.rows[4]).toEqual(['n5', 'p2', 5, { text: 'changed' }]);
+    expect((await store.export()).collections.notes!.rows[4]).toEqual(['n5', 'p2', 5, { text: 'changed' }]);
     await store.transaction((tx) => tx.remove('zeta', 'z1'));
-    const after = store.export();
+    const after = await store.export();
     expect(after.collections.zeta!.rows).toEqual([]);
     expect(JSON.stringify(after)).toBe(await onDisk(store));
   });
 
-  it('keeps the world an import replaced when the import fails', () => {
+  it('keeps the world an import replaced when the import fails', async () => {
     const store = open('d.db');
-    store.import(shuffledSnapshot());
-    const before = JSON.stringify(store.export());
+    await store.import(shuffledSnapshot());
+    const before = JSON.stringify(await store.export());
     const duplicate: StoreSnapshot = { collections: { notes: { nextPosition: 3, rows: [['x', '', 1, {}], ['x', '', 2, {}]] } } };
-    expect(() => store.import(duplicate)).toThrow();
-    expect(JSON.stringify(store.export())).toBe(before);
+    await expect(store.import(duplicate)).rejects.toThrow();
+    expect(JSON.stringify(await store.export())).toBe(before);
   });
 
   it('re-imports its own export byte-identically, into itself and into another store', async () => {
     const source = open('e.db');
-    await source.transaction((tx) => {
-      for (let i = 0; i < 1500; i++) tx.insert('notes', `n${i}`, { text: `note ${i}`, n: i, nested: { list: [i, -0, 1e21, 'é\u2028'] } }, `p${i % 4}`);
+    await source.transaction(async (tx) => {
+      for (let i = 0; i < 1500; i++) await tx.insert('notes', `n${i}`, { text: `note ${i}`, n: i, nested: { list: [i, -0, 1e21, 'é\u2028'] } }, `p${i % 4}`);
     });
-    const snapshot = source.export();
+    const snapshot = await source.export();
     const text = JSON.stringify(snapshot);
     await source.transaction((tx) => tx.remove('notes', 'n3'));
-    source.import(snapshot);
-    expect(JSON.stringify(source.export())).toBe(text);
+    await source.import(snapshot);
+    expect(JSON.stringify(await source.export())).toBe(text);
     const target = open('f.db');
-    target.import(snapshot);
+    await target.import(snapshot);
     expect(await onDisk(target)).toBe(text);
     expect(await onDisk(source)).toBe(text);
   });
@@ -117,8 +117,8 @@ describe('SqliteStore snapshots', () => {
     };
     const pending = store.transaction((tx) => tx.insert('notes', 'lost', { text: 'y' }, 'p'));
     // Reads see applied writes before their COMMIT, so this export holds the write about to fail.
-    expect(store.export().collections.notes!.rows.map((row) => row[0])).toEqual(['kept', 'lost']);
+    expect((await store.export()).collections.notes!.rows.map((row) => row[0])).toEqual(['kept', 'lost']);
     await expect(pending).rejects.toThrow(/disk I\/O error/);
-    expect(store.export().collections.notes!.rows.map((row) => row[0])).toEqual(['kept']);
+    expect((await store.export()).collections.notes!.rows.map((row) => row[0])).toEqual(['kept']);
   });
 });

@@ -12,23 +12,23 @@ interface Note {
 }
 
 async function seed(store: Store, count: number, partition = 'p', collection = 'notes'): Promise<void> {
-  await store.transaction((tx) => {
-    for (let i = 1; i <= count; i++) tx.insert<Note>(collection, `n${i}`, { id: `n${i}`, text: `note ${i}`, tag: i % 2 === 0 ? 'even' : 'odd' }, partition);
+  await store.transaction(async (tx) => {
+    for (let i = 1; i <= count; i++) await tx.insert<Note>(collection, `n${i}`, { id: `n${i}`, text: `note ${i}`, tag: i % 2 === 0 ? 'even' : 'odd' }, partition);
   });
 }
 
-function ids(store: Store, query: PageQuery, collection = 'notes'): string[] {
-  return store.view.page<Note>(collection, query).items.map((item) => item.record.id);
+async function ids(store: Store, query: PageQuery, collection = 'notes'): Promise<string[]> {
+  return (await store.view.page<Note>(collection, query)).items.map((item) => item.record.id);
 }
 
 /** Everything observable about a store, for before/after comparisons. */
-function observe(store: Store): string {
+async function observe(store: Store): Promise<string> {
   return canonicalJson({
-    exported: store.export(),
-    pages: ids(store, { partition: 'p', limit: 100 }),
-    countAll: store.view.count('notes'),
-    countP: store.view.count('notes', 'p'),
-    all: store.view.all<Note>('notes'),
+    exported: await store.export(),
+    pages: await ids(store, { partition: 'p', limit: 100 }),
+    countAll: await store.view.count('notes'),
+    countP: await store.view.count('notes', 'p'),
+    all: await store.view.all<Note>('notes'),
   });
 }
 
@@ -37,37 +37,37 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
 
   it('inserts, reads, updates, removes and counts records', async () => {
     const store = kind.create();
-    await store.transaction((tx) => {
-      tx.insert<Note>('notes', 'a', { id: 'a', text: 'one' }, 'p');
-      tx.insert<Note>('notes', 'b', { id: 'b', text: 'two' }, 'q');
-      tx.insert<Note>('notes', 'c', { id: 'c', text: 'three' });
+    await store.transaction(async (tx) => {
+      await tx.insert<Note>('notes', 'a', { id: 'a', text: 'one' }, 'p');
+      await tx.insert<Note>('notes', 'b', { id: 'b', text: 'two' }, 'q');
+      await tx.insert<Note>('notes', 'c', { id: 'c', text: 'three' });
     });
-    expect(store.view.get<Note>('notes', 'a')).toEqual({ id: 'a', text: 'one' });
-    expect(store.view.get('notes', 'zzz')).toBeUndefined();
-    expect(store.view.get('other', 'a')).toBeUndefined();
-    expect(store.view.count('notes')).toBe(3);
-    expect(store.view.count('notes', 'p')).toBe(1);
-    expect(store.view.count('notes', 'q')).toBe(1);
-    expect(store.view.count('notes', 'nobody')).toBe(0);
-    expect(store.view.count('missing')).toBe(0);
+    expect(await store.view.get<Note>('notes', 'a')).toEqual({ id: 'a', text: 'one' });
+    expect(await store.view.get('notes', 'zzz')).toBeUndefined();
+    expect(await store.view.get('other', 'a')).toBeUndefined();
+    expect(await store.view.count('notes')).toBe(3);
+    expect(await store.view.count('notes', 'p')).toBe(1);
+    expect(await store.view.count('notes', 'q')).toBe(1);
+    expect(await store.view.count('notes', 'nobody')).toBe(0);
+    expect(await store.view.count('missing')).toBe(0);
 
     await store.transaction((tx) => tx.update<Note>('notes', 'a', { id: 'a', text: 'uno' }));
-    expect(store.view.get<Note>('notes', 'a')?.text).toBe('uno');
+    expect((await store.view.get<Note>('notes', 'a'))?.text).toBe('uno');
 
-    const removed = await store.transaction((tx) => [tx.remove('notes', 'b'), tx.remove('notes', 'b'), tx.remove('nothing', 'x')]);
+    const removed = await store.transaction(async (tx) => [await tx.remove('notes', 'b'), await tx.remove('notes', 'b'), await tx.remove('nothing', 'x')]);
     expect(removed).toEqual([true, false, false]);
-    expect(store.view.get('notes', 'b')).toBeUndefined();
-    expect(store.view.count('notes')).toBe(2);
-    expect(store.view.count('notes', 'q')).toBe(0);
-    expect(store.view.all<Note>('notes').map((note) => note.id)).toEqual(['a', 'c']);
+    expect(await store.view.get('notes', 'b')).toBeUndefined();
+    expect(await store.view.count('notes')).toBe(2);
+    expect(await store.view.count('notes', 'q')).toBe(0);
+    expect((await store.view.all<Note>('notes')).map((note) => note.id)).toEqual(['a', 'c']);
   });
 
   it('keeps the position of an updated record', async () => {
     const store = kind.create();
     await seed(store, 3);
     await store.transaction((tx) => tx.update<Note>('notes', 'n1', { id: 'n1', text: 'changed' }));
-    expect(ids(store, { partition: 'p', limit: 10 })).toEqual(['n3', 'n2', 'n1']);
-    expect(store.view.all<Note>('notes').map((note) => note.text)).toEqual(['changed', 'note 2', 'note 3']);
+    expect(await ids(store, { partition: 'p', limit: 10 })).toEqual(['n3', 'n2', 'n1']);
+    expect((await store.view.all<Note>('notes')).map((note) => note.text)).toEqual(['changed', 'note 2', 'note 3']);
   });
 
   it('refuses a duplicate id and an update of a missing record, undoing the transaction', async () => {
@@ -75,16 +75,16 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     await seed(store, 1);
     await expect(store.transaction((tx) => tx.insert('notes', 'n1', { id: 'n1', text: 'again' }, 'p'))).rejects.toThrow(/duplicate/);
     await expect(store.transaction((tx) => tx.update('notes', 'ghost', { id: 'ghost', text: '' }))).rejects.toThrow(/no record/);
-    expect(store.view.count('notes')).toBe(1);
+    expect(await store.view.count('notes')).toBe(1);
   });
 
   it('lets a transaction read its own writes', async () => {
     const store = kind.create();
-    const seen = await store.transaction((tx) => {
-      tx.insert<Note>('notes', 'a', { id: 'a', text: 'one' }, 'p');
-      const first = tx.get<Note>('notes', 'a')?.text;
-      tx.update<Note>('notes', 'a', { id: 'a', text: 'two' });
-      return [first, tx.get<Note>('notes', 'a')?.text, tx.count('notes', 'p')];
+    const seen = await store.transaction(async (tx) => {
+      await tx.insert<Note>('notes', 'a', { id: 'a', text: 'one' }, 'p');
+      const first = (await tx.get<Note>('notes', 'a'))?.text;
+      await tx.update<Note>('notes', 'a', { id: 'a', text: 'two' });
+      return [first, (await tx.get<Note>('notes', 'a'))?.text, await tx.count('notes', 'p')];
     });
     expect(seen).toEqual(['one', 'two', 1]);
   });
@@ -93,27 +93,27 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     const store = kind.create();
     await seed(store, 5);
     await store.transaction((tx) => tx.remove('notes', 'n2'));
-    const before = observe(store);
+    const before = await observe(store);
 
     await expect(
-      store.transaction((tx) => {
-        tx.insert<Note>('notes', 'x1', { id: 'x1', text: 'new' }, 'p');
-        tx.insert<Note>('notes', 'x2', { id: 'x2', text: 'new' }, 'q');
-        tx.update<Note>('notes', 'n1', { id: 'n1', text: 'changed' });
-        tx.update<Note>('notes', 'x1', { id: 'x1', text: 'changed too' });
-        tx.remove('notes', 'n3');
-        tx.remove('notes', 'x2');
-        tx.insert<Note>('fresh', 'f1', { id: 'f1', text: 'in a new collection' }, 'p');
+      store.transaction(async (tx) => {
+        await tx.insert<Note>('notes', 'x1', { id: 'x1', text: 'new' }, 'p');
+        await tx.insert<Note>('notes', 'x2', { id: 'x2', text: 'new' }, 'q');
+        await tx.update<Note>('notes', 'n1', { id: 'n1', text: 'changed' });
+        await tx.update<Note>('notes', 'x1', { id: 'x1', text: 'changed too' });
+        await tx.remove('notes', 'n3');
+        await tx.remove('notes', 'x2');
+        await tx.insert<Note>('fresh', 'f1', { id: 'f1', text: 'in a new collection' }, 'p');
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
 
-    expect(observe(store)).toBe(before);
-    expect(store.view.get('notes', 'x1')).toBeUndefined();
-    expect(store.view.get<Note>('notes', 'n1')?.text).toBe('note 1');
-    expect(store.view.get<Note>('notes', 'n3')?.text).toBe('note 3');
-    expect(store.view.count('notes', 'q')).toBe(0);
-    expect(store.view.count('fresh')).toBe(0);
+    expect(await observe(store)).toBe(before);
+    expect(await store.view.get('notes', 'x1')).toBeUndefined();
+    expect((await store.view.get<Note>('notes', 'n1'))?.text).toBe('note 1');
+    expect((await store.view.get<Note>('notes', 'n3'))?.text).toBe('note 3');
+    expect(await store.view.count('notes', 'q')).toBe(0);
+    expect(await store.view.count('fresh')).toBe(0);
   });
 
   it('gives the next insert after a rollback the position it would have had without it', async () => {
@@ -122,45 +122,77 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     await seed(rolledBack, 3);
     await seed(clean, 3);
     await expect(
-      rolledBack.transaction((tx) => {
-        tx.insert<Note>('notes', 'x1', { id: 'x1', text: '' }, 'p');
-        tx.insert<Note>('notes', 'x2', { id: 'x2', text: '' }, 'p');
+      rolledBack.transaction(async (tx) => {
+        await tx.insert<Note>('notes', 'x1', { id: 'x1', text: '' }, 'p');
+        await tx.insert<Note>('notes', 'x2', { id: 'x2', text: '' }, 'p');
         throw new Error('no');
       }),
     ).rejects.toThrow('no');
     for (const store of [rolledBack, clean]) await store.transaction((tx) => tx.insert<Note>('notes', 'later', { id: 'later', text: '' }, 'p'));
 
-    const positionOf = (store: Store) => store.view.page<Note>('notes', { partition: 'p', limit: 1 }).items[0]!.position;
-    expect(positionOf(rolledBack)).toBe(4);
-    expect(canonicalJson(rolledBack.export())).toBe(canonicalJson(clean.export()));
+    const positionOf = async (store: Store) => (await store.view.page<Note>('notes', { partition: 'p', limit: 1 })).items[0]!.position;
+    expect(await positionOf(rolledBack)).toBe(4);
+    expect(canonicalJson(await rolledBack.export())).toBe(canonicalJson(await clean.export()));
   });
 
-  it('rejects an async transaction function and undoes its synchronous writes', async () => {
+  it('applies the writes of an async transaction function as a whole across its awaits, and undoes all of them when it throws late', async () => {
     const store = kind.create();
     await seed(store, 1);
-    const before = observe(store);
-    await expect(
-      store.transaction(async (tx) => {
-        tx.insert<Note>('notes', 'sneaky', { id: 'sneaky', text: '' }, 'p');
-      }),
-    ).rejects.toThrow(/synchronous/);
-    expect(observe(store)).toBe(before);
+    const before = await observe(store);
+    const untouched = [undefined, 'note 1'];
+    const written = ['first', 'second'];
+    /** Starts a transaction that writes, waits two turns between and after its writes, then throws or answers. */
+    const halfWay = (fails: boolean) => {
+      let reached!: () => void;
+      const halfDone = new Promise<void>((resolve) => (reached = resolve));
+      const done = store.transaction(async (tx) => {
+        await tx.insert<Note>('notes', 'sneaky', { id: 'sneaky', text: 'first' }, 'p');
+        reached();
+        await new Promise((resolve) => setImmediate(resolve));
+        await tx.update<Note>('notes', 'n1', { id: 'n1', text: 'second' });
+        await new Promise((resolve) => setImmediate(resolve));
+        if (fails) throw new Error('late');
+        return 'done';
+      });
+      return { halfDone, done };
+    };
+    // A reader outside the transaction, started while it is half done: it sees none of it or all of it.
+    const read = async () => [(await store.view.get<Note>('notes', 'sneaky'))?.text, (await store.view.get<Note>('notes', 'n1'))?.text];
+
+    const failing = halfWay(true);
+    await failing.halfDone;
+    const duringFailing = read();
+    await expect(failing.done).rejects.toThrow('late');
+    expect(await duringFailing).toEqual(untouched);
+    expect(await observe(store)).toBe(before);
+
+    const committing = halfWay(false);
+    await committing.halfDone;
+    const duringCommitting = read();
+    await expect(committing.done).resolves.toBe('done');
+    expect([untouched, written]).toContainEqual(await duringCommitting);
+    expect(await read()).toEqual(written);
+    expect(await ids(store, { partition: 'p', limit: 10 })).toEqual(['sneaky', 'n1']);
   });
 
   it('runs afterCommit callbacks only when the transaction commits, after it is visible', async () => {
     const store = kind.create();
     const calls: string[] = [];
-    await store.transaction((tx) => {
-      tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
-      tx.afterCommit(() => calls.push(`committed, visible=${store.view.get('notes', 'a') !== undefined}`));
+    // The read starts inside the callback; its answer is awaited before the check.
+    const reads: Promise<unknown>[] = [];
+    await store.transaction(async (tx) => {
+      await tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
+      tx.afterCommit(() => void reads.push(store.view.get('notes', 'a').then((record) => calls.push(`committed, visible=${record !== undefined}`))));
     });
     await expect(
-      store.transaction((tx) => {
-        tx.insert<Note>('notes', 'b', { id: 'b', text: '' }, 'p');
+      store.transaction(async (tx) => {
+        await tx.insert<Note>('notes', 'b', { id: 'b', text: '' }, 'p');
         tx.afterCommit(() => calls.push('rolled back'));
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
+    await Promise.all(reads);
+    expect(reads).toHaveLength(1);
     expect(calls).toEqual(['committed, visible=true']);
   });
 
@@ -191,7 +223,7 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     expect(order).toEqual(['sync hook']);
 
     await store.transaction((tx) => tx.get('notes', 'a'));
-    await expect(store.transaction(() => { throw new Error('x'); })).rejects.toThrow('x');
+    await expect(store.transaction(async () => { throw new Error('x'); })).rejects.toThrow('x');
     expect(hookRuns).toBe(1);
   });
 
@@ -202,12 +234,12 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     });
     const calls: string[] = [];
     await expect(
-      store.transaction((tx) => {
-        tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
+      store.transaction(async (tx) => {
+        await tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
         tx.afterCommit(() => calls.push('after'));
       }),
     ).rejects.toThrow('disk full');
-    expect(store.view.get('notes', 'a')).toBeDefined();
+    expect(await store.view.get('notes', 'a')).toBeDefined();
     expect(calls).toEqual(['after']);
   });
 
@@ -215,67 +247,67 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     const store = kind.create();
     await seed(store, 6);
     await seed(store, 2, 'q', 'other');
-    await store.transaction((tx) => {
-      tx.remove('notes', 'n6');
-      tx.update<Note>('notes', 'n2', { id: 'n2', text: 'edited' });
+    await store.transaction(async (tx) => {
+      await tx.remove('notes', 'n6');
+      await tx.update<Note>('notes', 'n2', { id: 'n2', text: 'edited' });
     });
-    const exported = store.export();
+    const exported = await store.export();
     const copy = kind.create();
-    copy.import(JSON.parse(JSON.stringify(exported)));
-    expect(canonicalJson(copy.export())).toBe(canonicalJson(exported));
-    expect(ids(copy, { partition: 'p', limit: 10 })).toEqual(ids(store, { partition: 'p', limit: 10 }));
+    await copy.import(JSON.parse(JSON.stringify(exported)));
+    expect(canonicalJson(await copy.export())).toBe(canonicalJson(exported));
+    expect(await ids(copy, { partition: 'p', limit: 10 })).toEqual(await ids(store, { partition: 'p', limit: 10 }));
 
     // the next insert continues the original position sequence, not a compacted one
     for (const target of [store, copy]) await target.transaction((tx) => tx.insert<Note>('notes', 'n7', { id: 'n7', text: '' }, 'p'));
-    expect(canonicalJson(copy.export())).toBe(canonicalJson(store.export()));
-    expect(copy.view.page<Note>('notes', { partition: 'p', limit: 1 }).items[0]!.position).toBe(7);
+    expect(canonicalJson(await copy.export())).toBe(canonicalJson(await store.export()));
+    expect((await copy.view.page<Note>('notes', { partition: 'p', limit: 1 })).items[0]!.position).toBe(7);
   });
 
   it('imports a snapshot of many rows (more than one batch) exactly', async () => {
     const store = kind.create();
     const rows = Array.from({ length: 150 }, (_, i) => [`r${i}`, `p${i % 3}`, i + 1, { id: `r${i}`, text: `row ${i}`, n: i / 7 }] as [string, string, number, unknown]);
-    store.import({ collections: { notes: { nextPosition: 151, rows } } });
-    expect(canonicalJson(store.export())).toBe(canonicalJson({ collections: { notes: { nextPosition: 151, rows } } }));
-    expect(store.view.count('notes', 'p1')).toBe(50);
+    await store.import({ collections: { notes: { nextPosition: 151, rows } } });
+    expect(canonicalJson(await store.export())).toBe(canonicalJson({ collections: { notes: { nextPosition: 151, rows } } }));
+    expect(await store.view.count('notes', 'p1')).toBe(50);
   });
 
   it('replaces the whole state on import', async () => {
     const store = kind.create();
     await seed(store, 3);
-    store.import({ collections: { other: { nextPosition: 2, rows: [['o1', '', 1, { id: 'o1', text: 'only' }]] } } });
-    expect(store.view.count('notes')).toBe(0);
-    expect(store.view.get<Note>('other', 'o1')?.text).toBe('only');
+    await store.import({ collections: { other: { nextPosition: 2, rows: [['o1', '', 1, { id: 'o1', text: 'only' }]] } } });
+    expect(await store.view.count('notes')).toBe(0);
+    expect((await store.view.get<Note>('other', 'o1'))?.text).toBe('only');
   });
 
   describe('page()', () => {
     it('answers newest first with hasMore while older records exist', async () => {
       const store = kind.create();
       await seed(store, 5);
-      const first = store.view.page<Note>('notes', { partition: 'p', limit: 2 });
+      const first = await store.view.page<Note>('notes', { partition: 'p', limit: 2 });
       expect(first.items.map((item) => item.record.id)).toEqual(['n5', 'n4']);
       expect(first.items.map((item) => item.position)).toEqual([5, 4]);
       expect(first.hasMore).toBe(true);
-      const exact = store.view.page<Note>('notes', { partition: 'p', limit: 5 });
+      const exact = await store.view.page<Note>('notes', { partition: 'p', limit: 5 });
       expect(exact.items).toHaveLength(5);
       expect(exact.hasMore).toBe(false);
-      expect(store.view.page('notes', { partition: 'empty', limit: 5 })).toEqual({ items: [], hasMore: false });
-      expect(store.view.page('missing', { partition: 'p', limit: 5 })).toEqual({ items: [], hasMore: false });
+      expect(await store.view.page('notes', { partition: 'empty', limit: 5 })).toEqual({ items: [], hasMore: false });
+      expect(await store.view.page('missing', { partition: 'p', limit: 5 })).toEqual({ items: [], hasMore: false });
     });
 
     it('continues strictly before a keyset position', async () => {
       const store = kind.create();
       await seed(store, 5);
-      expect(ids(store, { partition: 'p', limit: 2, before: 4 })).toEqual(['n3', 'n2']);
-      expect(store.view.page('notes', { partition: 'p', limit: 2, before: 3 }).hasMore).toBe(false);
-      expect(ids(store, { partition: 'p', limit: 2, before: 1 })).toEqual([]);
-      expect(ids(store, { partition: 'p', limit: 10, before: 1000 })).toEqual(['n5', 'n4', 'n3', 'n2', 'n1']);
+      expect(await ids(store, { partition: 'p', limit: 2, before: 4 })).toEqual(['n3', 'n2']);
+      expect((await store.view.page('notes', { partition: 'p', limit: 2, before: 3 })).hasMore).toBe(false);
+      expect(await ids(store, { partition: 'p', limit: 2, before: 1 })).toEqual([]);
+      expect(await ids(store, { partition: 'p', limit: 10, before: 1000 })).toEqual(['n5', 'n4', 'n3', 'n2', 'n1']);
     });
 
     it('skips removed records', async () => {
       const store = kind.create();
       await seed(store, 8);
-      await store.transaction((tx) => [tx.remove('notes', 'n6'), tx.remove('notes', 'n8')]);
-      const page = store.view.page<Note>('notes', { partition: 'p', limit: 2 });
+      await store.transaction(async (tx) => [await tx.remove('notes', 'n6'), await tx.remove('notes', 'n8')]);
+      const page = await store.view.page<Note>('notes', { partition: 'p', limit: 2 });
       expect(page.items.map((item) => item.record.id)).toEqual(['n7', 'n5']);
       expect(page.hasMore).toBe(true);
     });
@@ -284,22 +316,22 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
       const store = kind.create();
       await seed(store, 5);
       await store.transaction((tx) => tx.remove('notes', 'n2'));
-      const first = store.view.page<Note>('notes', { partition: 'p', limit: 2, order: 'oldest' });
+      const first = await store.view.page<Note>('notes', { partition: 'p', limit: 2, order: 'oldest' });
       expect(first.items.map((item) => [item.record.id, item.position])).toEqual([['n1', 1], ['n3', 3]]);
       expect(first.hasMore).toBe(true);
-      expect(ids(store, { partition: 'p', limit: 10, order: 'oldest', after: 3 })).toEqual(['n4', 'n5']);
-      expect(store.view.page('notes', { partition: 'p', limit: 2, order: 'oldest', after: 3 }).hasMore).toBe(false);
+      expect(await ids(store, { partition: 'p', limit: 10, order: 'oldest', after: 3 })).toEqual(['n4', 'n5']);
+      expect((await store.view.page('notes', { partition: 'p', limit: 2, order: 'oldest', after: 3 })).hasMore).toBe(false);
     });
 
     it('keeps partitions apart', async () => {
       const store = kind.create();
-      await store.transaction((tx) => {
-        tx.insert<Note>('notes', 'a1', { id: 'a1', text: '' }, 'alice');
-        tx.insert<Note>('notes', 'b1', { id: 'b1', text: '' }, 'bob');
-        tx.insert<Note>('notes', 'a2', { id: 'a2', text: '' }, 'alice');
+      await store.transaction(async (tx) => {
+        await tx.insert<Note>('notes', 'a1', { id: 'a1', text: '' }, 'alice');
+        await tx.insert<Note>('notes', 'b1', { id: 'b1', text: '' }, 'bob');
+        await tx.insert<Note>('notes', 'a2', { id: 'a2', text: '' }, 'alice');
       });
-      expect(ids(store, { partition: 'alice', limit: 10 })).toEqual(['a2', 'a1']);
-      expect(ids(store, { partition: 'bob', limit: 10 })).toEqual(['b1']);
+      expect(await ids(store, { partition: 'alice', limit: 10 })).toEqual(['a2', 'a1']);
+      expect(await ids(store, { partition: 'bob', limit: 10 })).toEqual(['b1']);
     });
 
     it('sees every record that existed when a walk began exactly once, and none inserted during it', async () => {
@@ -313,21 +345,21 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
             const store = kind.create({ fast: true });
             let counter = 0;
             const insert = (partition: string, n: number) =>
-              store.transaction((tx) => {
+              store.transaction(async (tx) => {
                 for (let i = 0; i < n; i++) {
                   const id = `r${++counter}`;
-                  tx.insert<Note>('notes', id, { id, text: '' }, partition);
+                  await tx.insert<Note>('notes', id, { id, text: '' }, partition);
                 }
               });
             await insert('p', initial);
             await insert('q', 2);
-            const existing = new Set(store.view.all<Note>('notes').filter((_, index) => index < initial).map((note) => note.id));
+            const existing = new Set((await store.view.all<Note>('notes')).filter((_, index) => index < initial).map((note) => note.id));
 
             const seen: string[] = [];
             let before: number | undefined;
             let step = 0;
             for (;;) {
-              const page = store.view.page<Note>('notes', { partition: 'p', limit, ...(before === undefined ? {} : { before }) });
+              const page = await store.view.page<Note>('notes', { partition: 'p', limit, ...(before === undefined ? {} : { before }) });
               seen.push(...page.items.map((item) => item.record.id));
               if (!page.hasMore) break;
               before = page.items[page.items.length - 1]!.position;
@@ -350,11 +382,12 @@ describe.each(STORE_KINDS)('$name transaction handle', (kind) => {
   it('refuses writes through a handle kept past its transaction', async () => {
     const store = kind.create();
     let kept: StoreTransaction | undefined;
-    await store.transaction((tx) => {
+    await store.transaction(async (tx) => {
       kept = tx;
     });
-    expect(() => kept!.insert('late', 'x', { v: 1 })).toThrow('outside its transaction');
-    expect(store.view.count('late')).toBe(0);
+    // Refused whether the store throws at the call or rejects the write's promise.
+    await expect((async () => kept!.insert('late', 'x', { v: 1 }))()).rejects.toThrow('outside its transaction');
+    expect(await store.view.count('late')).toBe(0);
   });
 });
 
@@ -363,33 +396,43 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
 
   it('reports the last position given, which removals do not lower and rollbacks do', async () => {
     const store = kind.create();
-    expect(store.view.lastPosition('notes')).toBe(0);
+    expect(await store.view.lastPosition('notes')).toBe(0);
     await seed(store, 3);
     await store.transaction((tx) => tx.remove('notes', 'n3'));
-    expect(store.view.lastPosition('notes')).toBe(3);
+    expect(await store.view.lastPosition('notes')).toBe(3);
     await expect(
-      store.transaction((tx) => {
-        tx.insert<Note>('notes', 'x', { id: 'x', text: '' }, 'p');
-        expect(tx.lastPosition('notes')).toBe(4);
+      store.transaction(async (tx) => {
+        await tx.insert<Note>('notes', 'x', { id: 'x', text: '' }, 'p');
+        expect(await tx.lastPosition('notes')).toBe(4);
         throw new Error('undo');
       }),
     ).rejects.toThrow('undo');
-    expect(store.view.lastPosition('notes')).toBe(3);
+    expect(await store.view.lastPosition('notes')).toBe(3);
   });
 
   it('runs afterApply callbacks at once and afterCommit callbacks once durable, neither after a rollback', async () => {
     const store = kind.create();
     const calls: string[] = [];
-    const pending = store.transaction((tx) => {
-      tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
+    // A commit hook that waits holds the transaction short of durable: what ran by then ran on apply.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let hookStarted = false;
+    store.onCommit(async () => {
+      hookStarted = true;
+      await gate;
+    });
+    const pending = store.transaction(async (tx) => {
+      await tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p');
       tx.afterApply(() => calls.push('applied'));
       tx.afterCommit(() => calls.push('committed'));
     });
+    while (!hookStarted) await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toEqual(['applied']);
+    release();
     await pending;
     expect(calls).toEqual(['applied', 'committed']);
     await expect(
-      store.transaction((tx) => {
+      store.transaction(async (tx) => {
         tx.afterApply(() => calls.push('rolled back'));
         throw new Error('no');
       }),
@@ -402,8 +445,8 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     const committed: string[] = [];
     const result = await store.unit(
       async () => {
-        await store.transaction((tx) => {
-          tx.insert<Note>('notes', 'effect', { id: 'effect', text: '' }, 'p');
+        await store.transaction(async (tx) => {
+          await tx.insert<Note>('notes', 'effect', { id: 'effect', text: '' }, 'p');
           tx.afterCommit(() => committed.push('effect'));
         });
         // A transaction inside a unit resolves once applied; the commit comes at the unit's end.
@@ -415,8 +458,8 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     );
     expect(result).toBe('answer');
     expect(committed).toEqual(['effect']);
-    expect(store.view.get('keys', 'k')).toEqual({ answer: 'answer' });
-    expect(store.view.count('notes')).toBe(2);
+    expect(await store.view.get('keys', 'k')).toEqual({ answer: 'answer' });
+    expect(await store.view.count('notes')).toBe(2);
   });
 
   it('keeps what a throwing unit applied and rethrows, and joins a nested unit to the outer one', async () => {
@@ -430,7 +473,7 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
         throw new Error('handler bug');
       }),
     ).rejects.toThrow('handler bug');
-    expect(ids(store, { partition: 'p', limit: 10 })).toEqual(['outer', 'inner']);
+    expect(await ids(store, { partition: 'p', limit: 10 })).toEqual(['outer', 'inner']);
   });
 
   it('serves concurrent units and plain transactions without losing or mixing writes', async () => {
@@ -448,9 +491,9 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
         : store.transaction((tx) => tx.insert<Note>('notes', `t${i}`, { id: `t${i}`, text: '' }, 'q')),
     );
     await Promise.all(work);
-    expect(store.view.count('notes', 'p')).toBe(20);
-    expect(store.view.count('notes', 'q')).toBe(20);
-    expect(store.view.count('keys')).toBe(20);
+    expect(await store.view.count('notes', 'p')).toBe(20);
+    expect(await store.view.count('notes', 'q')).toBe(20);
+    expect(await store.view.count('keys')).toBe(20);
   });
   it('holds a transaction that arrives while a unit stays open across turns, and commits both', async () => {
     const store = kind.create();
@@ -460,8 +503,8 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     let applied!: () => void;
     const unitApplied = new Promise<void>((resolve) => (applied = resolve));
     const unit = store.unit(async () => {
-      await store.transaction((tx) => {
-        tx.insert<Note>('notes', 'u', { id: 'u', text: 'unit' }, 'p');
+      await store.transaction(async (tx) => {
+        await tx.insert<Note>('notes', 'u', { id: 'u', text: 'unit' }, 'p');
         tx.afterCommit(() => order.push('unit durable'));
       });
       applied();
@@ -470,18 +513,18 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     await unitApplied;
     // Several turns pass: the unit's group is due but held open by the unit (sealed).
     for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-    const late = store.transaction((tx) => {
-      tx.insert<Note>('notes', 't', { id: 't', text: 'late' }, 'p');
+    const late = store.transaction(async (tx) => {
+      await tx.insert<Note>('notes', 't', { id: 't', text: 'late' }, 'p');
       tx.afterCommit(() => order.push('late durable'));
     });
     const lateDone = late.then(() => order.push('late resolved'));
     for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
     // With group commit the newcomer waits for the next group before it is even applied (the
     // path the sealed group takes); the memory store applies it at once.
-    expect(store.view.get('notes', 't') !== undefined).toBe(kind.name !== 'SqliteStore');
+    expect((await store.view.get('notes', 't')) !== undefined).toBe(kind.name !== 'SqliteStore');
     finish();
     await Promise.all([unit, lateDone]);
-    expect(ids(store, { partition: 'p', limit: 10 }).sort()).toEqual(['t', 'u']);
+    expect((await ids(store, { partition: 'p', limit: 10 })).sort()).toEqual(['t', 'u']);
     // A late transaction resolves only once durable; on a store with group commit it waited for
     // the next group (the open unit's group took no newcomers), so it is durable after the unit.
     expect(order.indexOf('late durable')).toBeLessThan(order.indexOf('late resolved'));
@@ -491,7 +534,7 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
   it('runs exclusive work after every open unit ended and is durable, holding newcomers until it is done', async () => {
     const store = kind.create();
     await seed(store, 2);
-    const snapshot = store.export();
+    const snapshot = await store.export();
     const order: string[] = [];
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
@@ -506,10 +549,10 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     });
     await unitApplied;
     // Importing now would drop half of the unit: refused outright, exclusive() waits instead.
-    expect(() => store.import(snapshot)).toThrow(/exclusive/);
-    const restore = store.exclusive(() => {
-      order.push(`restore sees ${store.view.count('notes')}`);
-      store.import(snapshot);
+    await expect(store.import(snapshot)).rejects.toThrow(/exclusive/);
+    const restore = store.exclusive(async () => {
+      order.push(`restore sees ${await store.view.count('notes')}`);
+      await store.import(snapshot);
     });
     await new Promise((resolve) => setImmediate(resolve));
     const newcomer = store.transaction((tx) => tx.insert<Note>('notes', 'new', { id: 'new', text: '' }, 'p')).then(() => order.push('newcomer done'));
@@ -518,7 +561,7 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     finish();
     await Promise.all([unit, restore, newcomer]);
     expect(order).toEqual(['unit done', 'restore sees 4', 'newcomer done']);
-    expect(ids(store, { partition: 'p', limit: 10 })).toEqual(['new', 'n2', 'n1']);
+    expect(await ids(store, { partition: 'p', limit: 10 })).toEqual(['new', 'n2', 'n1']);
   });
 });
 
@@ -531,14 +574,20 @@ describe('the same history on every store', () => {
     const history = async (store: Store) => {
       await seed(store, 20);
       await seed(store, 5, 'q', 'other');
-      await store.transaction((tx) => {
-        tx.remove('notes', 'n20');
-        tx.remove('notes', 'n3');
-        tx.update<Note>('notes', 'n4', { id: 'n4', text: 'edited', tag: 'x' });
-        tx.insert('empty-after', 'e', { gone: true });
+      await store.transaction(async (tx) => {
+        await tx.remove('notes', 'n20');
+        await tx.remove('notes', 'n3');
+        await tx.update<Note>('notes', 'n4', { id: 'n4', text: 'edited', tag: 'x' });
+        await tx.insert('empty-after', 'e', { gone: true });
       });
       await store.transaction((tx) => tx.remove('empty-after', 'e'));
-      await expect(store.transaction((tx) => [tx.insert('rolled', 'r', {}), tx.remove('notes', 'n1'), (() => { throw new Error('x'); })()])).rejects.toThrow('x');
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.insert('rolled', 'r', {});
+          await tx.remove('notes', 'n1');
+          throw new Error('x');
+        }),
+      ).rejects.toThrow('x');
       await store.unit(
         async () => store.transaction((tx) => tx.insert('notes', 'u', { id: 'u', text: 'ü ☃ 😀', nested: { list: [1, 2.5, null, 'x'] } }, 'p')),
         (tx) => tx.insert('keys', 'k', { status: 201 }),
@@ -548,7 +597,7 @@ describe('the same history on every store', () => {
     for (const kind of STORE_KINDS) {
       const store = kind.create();
       await history(store);
-      exports.push(JSON.stringify(store.export()));
+      exports.push(JSON.stringify(await store.export()));
     }
     expect(new Set(exports).size).toBe(1);
     expect(JSON.parse(exports[0]!).collections['empty-after']).toEqual({ nextPosition: 2, rows: [] });
@@ -558,20 +607,20 @@ describe('the same history on every store', () => {
     const [memory, sqlite] = STORE_KINDS.map((kind) => kind.create());
     await seed(memory!, 4);
     await memory!.transaction((tx) => tx.remove('notes', 'n4'));
-    sqlite!.import(JSON.parse(JSON.stringify(memory!.export())));
-    expect(JSON.stringify(sqlite!.export())).toBe(JSON.stringify(memory!.export()));
+    await sqlite!.import(JSON.parse(JSON.stringify(await memory!.export())));
+    expect(JSON.stringify(await sqlite!.export())).toBe(JSON.stringify(await memory!.export()));
     for (const store of [memory!, sqlite!]) await store.transaction((tx) => tx.insert<Note>('notes', 'n5', { id: 'n5', text: '' }, 'p'));
-    expect(JSON.stringify(sqlite!.export())).toBe(JSON.stringify(memory!.export()));
-    expect(sqlite!.view.page<Note>('notes', { partition: 'p', limit: 1 }).items[0]!.position).toBe(5);
+    expect(JSON.stringify(await sqlite!.export())).toBe(JSON.stringify(await memory!.export()));
+    expect((await sqlite!.view.page<Note>('notes', { partition: 'p', limit: 1 })).items[0]!.position).toBe(5);
   });
 
   it('refuses an import whose positions are not below nextPosition, changing nothing', async () => {
     for (const kind of STORE_KINDS) {
       const store = kind.create();
       await seed(store, 2);
-      const before = JSON.stringify(store.export());
-      expect(() => store.import({ collections: { notes: { nextPosition: 2, rows: [['a', '', 2, {}]] } } })).toThrow(/nextPosition/);
-      expect(JSON.stringify(store.export())).toBe(before);
+      const before = JSON.stringify(await store.export());
+      await expect(store.import({ collections: { notes: { nextPosition: 2, rows: [['a', '', 2, {}]] } } })).rejects.toThrow(/nextPosition/);
+      expect(JSON.stringify(await store.export())).toBe(before);
     }
   });
 });
@@ -593,6 +642,6 @@ describe('SqliteStore runtime state', () => {
       await store.runtimeState!.save();
       return null;
     });
-    expect(store.runtimeState!.load()).toEqual({ service_domain: 'x.test', clock_ms: 2, random: 'r' });
+    expect(await store.runtimeState!.load()).toEqual({ service_domain: 'x.test', clock_ms: 2, random: 'r' });
   });
 });

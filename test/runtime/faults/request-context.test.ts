@@ -17,25 +17,25 @@ const call = (bound: BoundRoute, agentId: string) => bound.handle({ agentId } as
 
 describe('withRequestContext', () => {
   it('gives a request its route and agent while a fault is set', async () => {
-    const [wrapped] = withRequestContext([route('wallet.send')], () => true);
+    const [wrapped] = withRequestContext([route('wallet.send')], async () => true);
     expect(await call(wrapped!, 'agt_1')).toEqual({ route: 'wallet.send', agent_id: 'agt_1', persistenceDecided: false });
   });
 
   it('adds nothing while no fault is set (no AsyncLocalStorage per request)', async () => {
-    const [wrapped] = withRequestContext([route('wallet.send')], () => false);
+    const [wrapped] = withRequestContext([route('wallet.send')], async () => false);
     expect(await call(wrapped!, 'agt_1')).toBeUndefined();
   });
 
   it('asks whether faults are set as each request begins', async () => {
     let set = false;
-    const [wrapped] = withRequestContext([route('email.send')], () => set);
+    const [wrapped] = withRequestContext([route('email.send')], async () => set);
     expect(await call(wrapped!, 'agt_1')).toBeUndefined();
     set = true;
     expect((await call(wrapped!, 'agt_2'))?.agent_id).toBe('agt_2');
   });
 
   it('never wraps the control plane', async () => {
-    const [wrapped] = withRequestContext([route('sim.faults.create')], () => true);
+    const [wrapped] = withRequestContext([route('sim.faults.create')], async () => true);
     expect(await call(wrapped!, 'agt_1')).toBeUndefined();
   });
 });

@@ -17,8 +17,11 @@ export interface ReceiverPolicy {
   authenticate?(user: string, pass: string): boolean;
   /** Decides `MAIL FROM`; `user` is the authenticated user or null. */
   mailFrom(address: string, user: string | null): string | null;
-  /** Decides one `RCPT TO`. */
-  rcptTo(address: string): string | null;
+  /**
+   * Decides one `RCPT TO`, at once or as a promise (a store lookup); while it is pending the
+   * session reads no further command. A throw or a rejection is answered 421 and closes the session.
+   */
+  rcptTo(address: string): string | null | Promise<string | null>;
   /**
    * Takes a complete message: answers the reply to its end of data (`250 ...` once it is stored).
    * A rejection is answered `451 4.3.0`.

@@ -39,8 +39,9 @@ const CLOSED = 4;
  * One SMTP connection, server side: reads raw bytes, splits command lines at LF (CRLF or a bare
  * LF), answers every complete command of a segment in order and writes the replies of a segment in
  * one write (PIPELINING). Bytes after `DATA`'s 354 or inside a `BDAT` chunk are message, never
- * commands. While a message is being stored nothing further is read into commands, so no reply
- * overtakes the 250 that answers the message, and that 250 is sent only once the store has it.
+ * commands. While a message is being stored, or an asynchronous policy decides a recipient, nothing
+ * further is read into commands, so no reply overtakes the one being waited for, and the 250 that
+ * answers a message is sent only once the store has it.
  */
 export class SmtpSession {
   private mode = COMMAND;
@@ -48,7 +49,7 @@ export class SmtpSession {
   private pending: Buffer | null = null;
   /** Replies not yet written. */
   private out = '';
-  /** Waiting for the store to take a message. */
+  /** Waiting for the store to take a message, or for the policy to decide a recipient. */
   private busy = false;
   /** Skipping the rest of a command line that was too long. */
   private discarding = false;
@@ -254,8 +255,28 @@ export class SmtpSession {
     if (path.params.size > 0) return this.error(REPLY.badParameter);
     if (this.recipients.length >= this.context.maxRecipients) return this.reply(REPLY.tooManyRecipients);
     const refusal = this.context.policy.rcptTo(path.address);
+    if (refusal === null || typeof refusal === 'string') return this.recipient(path.address, refusal);
+    // An asynchronous decision (a store lookup): read nothing further until it is known.
+    this.busy = true;
+    refusal.then(
+      (decided) => {
+        this.busy = false;
+        if (this.mode === CLOSED) return;
+        this.recipient(path.address, decided);
+        this.guarded();
+        this.throttle();
+      },
+      () => {
+        this.busy = false;
+        if (this.mode !== CLOSED) this.end(REPLY.internalError);
+      },
+    );
+  }
+
+  /** Takes `address` as a recipient, or answers the policy's refusal of it. */
+  private recipient(address: string, refusal: string | null): void {
     if (refusal !== null) return this.reply(`${refusal}\r\n`);
-    this.recipients.push(path.address);
+    this.recipients.push(address);
     this.reply(REPLY.recipientOk);
   }
 

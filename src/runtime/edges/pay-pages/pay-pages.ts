@@ -47,12 +47,12 @@ export function payPages(payments: HostedPayments, prefix = '/pay'): { fetch(req
       const invoiceId = invoiceIdOf(path);
       if (invoiceId === undefined) return errorResponse(new ApiError('not_found', 'no such route'));
       if (request.method === 'GET' || request.method === 'HEAD') {
-        const hosted = payments.invoice(invoiceId);
+        const hosted = await payments.invoice(invoiceId);
         const page = hosted ? html(200, invoicePage(hosted)) : html(404, notFoundPage());
         return request.method === 'HEAD' ? new Response(null, page) : page;
       }
       if (request.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: GET, HEAD, POST`), { allow: 'GET, HEAD, POST' });
-      const hosted = payments.invoice(invoiceId);
+      const hosted = await payments.invoice(invoiceId);
       if (!hosted) return html(404, notFoundPage());
       const method = PaymentMethod.safeParse((await formOf(request)).method);
       if (!method.success) return html(400, invoicePage(hosted, { error: 'Choose how to pay: card, bank transfer or crypto.' }));

@@ -20,7 +20,7 @@ class Recorder implements ReceiverPolicy {
     return address === 'agent@example.test' && user === null ? '550 5.7.1 authenticate first' : null;
   }
 
-  rcptTo(address: string): string | null {
+  rcptTo(address: string): string | null | Promise<string | null> {
     return address.endsWith('@example.test') ? null : `550 5.1.1 <${address}>: no such mailbox here`;
   }
 
@@ -176,6 +176,23 @@ describe('the SMTP receiver', () => {
     const client = await greeted(connect);
     expect(codes(await client.send('MAIL FROM:<a@b.test>\r\nRCPT TO:<x@example.test>\r\nDATA\r\nhi\r\n.\r\n', 4))).toEqual(['250', '250', '354', '451']);
     await client.write('MAIL FROM:<a@b.test>\r\nRCPT TO:<boom@example.test>\r\n');
+    expect(await client.closed()).toEqual(['250 2.1.0 OK', '421 4.3.0 Internal error, closing connection']);
+  });
+
+  it('waits for a recipient decided asynchronously before the next command, in order; a rejected decision is 421 (closing)', async () => {
+    const policy = new Recorder();
+    const decide = policy.rcptTo.bind(policy);
+    policy.rcptTo = async (address) => {
+      await new Promise((resolve) => setTimeout(resolve, address.startsWith('slow') ? 20 : 1));
+      if (address === 'boom@example.test') throw new Error('lookup failed');
+      return decide(address);
+    };
+    const { connect } = await receiver({}, policy);
+    const client = await greeted(connect);
+    const replies = await client.send('MAIL FROM:<a@b.test>\r\nRCPT TO:<slow@example.test>\r\nRCPT TO:<x@elsewhere.test>\r\nRCPT TO:<y@example.test>\r\nDATA\r\nhi\r\n.\r\nNOOP\r\n', 7);
+    expect(codes(replies)).toEqual(['250', '250', '550', '250', '354', '250', '250']);
+    expect(policy.messages.map((stored) => stored.envelope.recipients)).toEqual([['slow@example.test', 'y@example.test']]);
+    await client.write('MAIL FROM:<a@b.test>\r\nRCPT TO:<boom@example.test>\r\nNOOP\r\n');
     expect(await client.closed()).toEqual(['250 2.1.0 OK', '421 4.3.0 Internal error, closing connection']);
   });
 

@@ -1,0 +1,131 @@
+// What the asynchronous store port promises beyond reads and writes: transactions that await
+// run as if alone, in arrival order; nobody outside sees half of one; nesting is refused.
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Store, StoreTransaction } from '../../../src/core/ports/store.js';
+import { STORE_KINDS } from './store-kinds.js';
+
+interface Counter {
+  value: number;
+}
+
+/** A few turns of the event loop's microtask queue, as a slow store or service would take. */
+async function yieldTurns(turns: number): Promise<void> {
+  for (let i = 0; i < turns; i++) await Promise.resolve();
+}
+
+/** Reads a counter, waits, then writes it plus one: lost updates show when transactions interleave. */
+async function increment(tx: StoreTransaction, id: string, wait: number): Promise<number> {
+  const current = (await tx.get<Counter>('counters', id))?.value ?? 0;
+  await yieldTurns(wait);
+  if (current === 0) await tx.insert<Counter>('counters', id, { value: 1 });
+  else await tx.update<Counter>('counters', id, { value: current + 1 });
+  return current + 1;
+}
+
+describe.each(STORE_KINDS)('$name runs async transactions one at a time', (kind) => {
+  afterEach(() => kind.cleanup());
+
+  it('loses no update when many awaiting transactions race on one record', async () => {
+    const store: Store = kind.create();
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => store.transaction((tx) => increment(tx, 'c', i % 7))));
+    // Arrival order: the n-th call sees n - 1 before it, whatever each one awaited.
+    expect(results).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(await store.view.get<Counter>('counters', 'c')).toEqual({ value: 40 });
+  });
+
+  it('keeps a reader outside a running transaction from seeing its writes, and lets it read once it ends', async () => {
+    const store = kind.create();
+    await store.transaction(async (tx) => tx.insert<Counter>('counters', 'c', { value: 1 }));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const writing = store.transaction(async (tx) => {
+      await tx.update<Counter>('counters', 'c', { value: 2 });
+      await tx.insert<Counter>('counters', 'd', { value: 9 });
+      // The transaction's own reads see its writes while it is still running.
+      expect(await tx.get<Counter>('counters', 'c')).toEqual({ value: 2 });
+      expect(await store.view.get<Counter>('counters', 'd')).toEqual({ value: 9 });
+      await gate;
+      throw new Error('rolled back');
+    });
+    const seen = store.view.get<Counter>('counters', 'c');
+    const counted = store.view.count('counters');
+    let settled = false;
+    void seen.then(() => (settled = true));
+    await yieldTurns(20);
+    expect(settled).toBe(false);
+    release();
+    await expect(writing).rejects.toThrow('rolled back');
+    expect(await seen).toEqual({ value: 1 });
+    expect(await counted).toBe(1);
+  });
+
+  it('lets waiting readers go before the next queued transaction', async () => {
+    const store = kind.create();
+    const first = store.transaction((tx) => increment(tx, 'c', 5));
+    const read = store.view.get<Counter>('counters', 'c');
+    const second = store.transaction((tx) => increment(tx, 'c', 5));
+    await Promise.all([first, second]);
+    expect(await read).toEqual({ value: 1 });
+  });
+
+  it('refuses a transaction started inside another instead of waiting for itself', async () => {
+    const store = kind.create();
+    await expect(store.transaction(async () => store.transaction(async () => 1))).rejects.toThrow(/do not nest/);
+    expect(await store.transaction(async () => 2)).toBe(2);
+  });
+
+  it('refuses writes through a handle kept past its transaction', async () => {
+    const store = kind.create();
+    let kept!: StoreTransaction;
+    await store.transaction(async (tx) => {
+      kept = tx;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const running = store.transaction(async (tx) => {
+      await tx.insert<Counter>('counters', 'x', { value: 1 });
+      await gate;
+    });
+    await yieldTurns(5);
+    // Used from outside while another transaction runs: it must not write into that one.
+    expect(() => kept.insert('counters', 'y', { value: 1 })).toThrow(/outside its transaction/);
+    release();
+    await running;
+    expect(await store.view.get('counters', 'y')).toBeUndefined();
+  });
+
+  it('takes locks in a transaction without blocking the one store that runs alone', async () => {
+    const store = kind.create();
+    const answer = await store.transaction(async (tx) => {
+      await tx.lock('counters', ['b', 'a']);
+      await tx.insert<Counter>('counters', 'a', { value: 1 });
+      return (await tx.get<Counter>('counters', 'a'))?.value;
+    });
+    expect(answer).toBe(1);
+  });
+
+  it('applies transactions in call order under any pattern of awaits (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.nat(6), fc.boolean()), { minLength: 1, maxLength: 12 }), async (plan) => {
+        const store = kind.create({ fast: true });
+        const order: number[] = [];
+        await Promise.all(
+          plan.map(([wait, fail], index) =>
+            store
+              .transaction(async (tx) => {
+                order.push(index);
+                await increment(tx, 'c', wait);
+                if (fail) throw new Error('no');
+              })
+              .catch(() => undefined),
+          ),
+        );
+        expect(order).toEqual(plan.map((_, index) => index));
+        const kept = plan.filter(([, fail]) => !fail).length;
+        expect((await store.view.get<Counter>('counters', 'c'))?.value ?? 0).toBe(kept);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
