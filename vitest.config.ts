@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['./test/support/postgres-global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  unavailable: 503,
 } as const;
 
 /** A code of the DECISIONS.md error table. */

@@ -34,7 +34,7 @@ describe.each(STORE_KINDS)('$name: outside work of a unit', (kind) => {
   afterEach(() => kind.cleanup());
 
   it('runs at once outside a unit, and inside one only once the unit is durable, the unit waiting for it', async () => {
-    const store = kind.create();
+    const store = await kind.create();
     const order: string[] = [];
     expect(await store.outside(async () => 'now')).toBe('now');
     const result = await store.unit(

@@ -1,0 +1,359 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import postgres, { type ReservedSql, type Sql } from 'postgres';
+import type { ClaimRelease, SharedStore, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../../core/ports/store.js';
+import { runOutside } from '../run-outside.js';
+import { UnitAdmission } from '../unit-admission.js';
+import { DbTransaction, lockKey } from './db-transaction.js';
+import { isRetryable, isUnreachable, translate } from './postgres-errors.js';
+import { PostgresRuntimeState } from './postgres-runtime-state.js';
+import { migrate, SCHEMA_VERSION, schemaVersion, SchemaTooNewError } from './postgres-schema.js';
+import { exportWorld, importWorld } from './postgres-snapshot.js';
+import { Sequences } from './sequences.js';
+
+/** The channel commits are announced on. */
+const CHANNEL = 'agent_services';
+/** The pseudo-collection a clock move is announced as. */
+export const CLOCK_CHANGE = '$clock';
+/** How often a unit runs again after a conflict before its failure is answered. */
+const MAX_ATTEMPTS = 8;
+/** Advisory-lock namespace of claims. */
+const CLAIMS = 'agent_services_claims';
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /** Connections of the main pool (default 20). */
+  maxConnections?: number;
+  /** Create or upgrade the schema at open (default true); false only checks the version. */
+  migrate?: boolean;
+  /** Receives errors thrown by after-commit callbacks (default: written to stderr). */
+  onError?: (error: unknown) => void;
+}
+
+/** A durable unit in progress: one PostgreSQL transaction, begun at its first store transaction. */
+interface Unit {
+  open: boolean;
+  db: DbTransaction | null;
+  /** The unit's transactions run one after another on its connection. */
+  turn: Promise<unknown>;
+  /** A conflict or a lost database met inside: the unit must run again (or fail) whatever `work` answered. */
+  doomed: { error: unknown } | undefined;
+  applied: Array<() => void>;
+  after: Array<() => void>;
+  outside: Array<() => Promise<unknown>>;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The store for worlds that many processes serve at once: every record a row of PostgreSQL, every
+ * durable unit one database transaction (each store transaction a savepoint in it), committed
+ * before the answer. READ COMMITTED with explicit locks on money rows ({@link StoreTransaction.lock})
+ * and a first-updater-wins check on every other update; a unit that loses a race runs again.
+ * Commits are announced with NOTIFY so other processes follow (jobs, events, the clock).
+ * Nothing is cached: a process's memory does not grow with the world.
+ */
+export class PostgresStore implements Store {
+  private readonly units = new AsyncLocalStorage<Unit>();
+  /** Set while a transaction function runs: a transaction started from inside it would wait for itself. */
+  private readonly inTransaction = new AsyncLocalStorage<true>();
+  private readonly admission = new UnitAdmission(this.units);
+  private readonly hooks: Array<() => void | Promise<void>> = [];
+  private readonly remoteListeners: Array<(collections: ReadonlySet<string>) => void> = [];
+  private readonly processId = randomUUID();
+  private readonly sequences: Sequences;
+  private readonly onError: (error: unknown) => void;
+  private claimConnection: Promise<ReservedSql> | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private closed = false;
+  readonly runtimeState: PostgresRuntimeState;
+
+  private constructor(
+    private readonly sql: Sql,
+    /** A small pool for sequences, claims and the clock, so they never wait behind busy units. */
+    private readonly control: Sql,
+    options: PostgresStoreOptions,
+  ) {
+    this.sequences = new Sequences(control);
+    this.onError = options.onError ?? ((error) => process.stderr.write(`store: after-commit callback failed: ${(error as Error)?.stack ?? String(error)}\n`));
+    this.runtimeState = new PostgresRuntimeState(control, () => this.announce(new Set([CLOCK_CHANGE])));
+  }
+
+  /**
+   * Connects, creates or upgrades the schema, and starts following other processes' commits.
+   * @throws Error for a database that cannot be reached, SchemaTooNewError for a newer schema
+   */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const common = { onnotice: () => {}, connection: { application_name: 'agent-services' } };
+    const sql = postgres(url, { ...common, max: options.maxConnections ?? 20 });
+    const control = postgres(url, { ...common, max: 3 });
+    try {
+      if (options.migrate === false) {
+        const found = await schemaVersion(control);
+        if (found > SCHEMA_VERSION) throw new SchemaTooNewError(found, SCHEMA_VERSION);
+        if (found < SCHEMA_VERSION) throw new Error(`the database has schema version ${found}; run agent-services migrate first`);
+      } else await migrate(control);
+      const store = new PostgresStore(sql, control, options);
+      const listening = await control.listen(CHANNEL, (payload) => store.received(payload));
+      store.unlisten = () => listening.unlisten();
+      return store;
+    } catch (error) {
+      await Promise.allSettled([sql.end({ timeout: 1 }), control.end({ timeout: 1 })]);
+      throw error;
+    }
+  }
+
+  readonly view: StoreView = {
+    get: (collection, id) => this.read((db) => db.get(collection, id)),
+    page: (collection, query) => this.read((db) => db.page(collection, query)),
+    all: (collection) => this.read((db) => db.all(collection)),
+    count: (collection, partition) => this.read((db) => db.count(collection, partition)),
+    lastPosition: (collection) => this.read((db) => db.lastPosition(collection)),
+  };
+
+  readonly shared: SharedStore = {
+    claim: (name) => this.claim(name),
+    onRemoteCommit: (listener) => void this.remoteListeners.push(listener),
+    savedClock: () => this.runtimeState.savedClock(),
+  };
+
+  /**
+   * A read: inside a unit that began its database transaction, on that transaction (it sees the
+   * unit's own writes); elsewhere a statement of its own, which sees what is committed.
+   */
+  private async read<R>(work: (db: DbTransaction) => Promise<R>): Promise<R> {
+    const unit = this.current();
+    if (unit?.db) return this.inTurn(unit, () => work(unit.db!));
+    try {
+      return await work(DbTransaction.reader(this.sql, this.sequences));
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  private current(): Unit | undefined {
+    const unit = this.units.getStore();
+    return unit?.open ? unit : undefined;
+  }
+
+  /** Runs `work` after the unit's earlier transactions (one connection runs one thing at a time). */
+  private inTurn<R>(unit: Unit, work: () => Promise<R>): Promise<R> {
+    const run = unit.turn.then(work, work);
+    unit.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    if (this.inTransaction.getStore()) throw new Error('store transactions do not nest');
+    const unit = this.current();
+    // Outside a unit a transaction is a unit of its own (and runs again after a conflict).
+    if (!unit) return this.unit(() => this.transaction(fn));
+    return this.inTurn(unit, () => this.apply(unit, fn));
+  }
+
+  /** Runs `fn` as a savepoint of the unit's database transaction. */
+  private async apply<T>(unit: Unit, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    if (unit.doomed) throw unit.doomed.error;
+    this.assertOpen();
+    try {
+      unit.db ??= await DbTransaction.begin(this.sql, this.sequences);
+    } catch (error) {
+      unit.doomed = { error };
+      throw translate(error);
+    }
+    const db = unit.db;
+    const savepoint = db.savepoint();
+    const applied: Array<() => void> = [];
+    const after: Array<() => void> = [];
+    let live = true;
+    const usable = () => {
+      if (!live) throw new Error('store transaction handle used outside its transaction');
+    };
+    const tx: StoreTransaction = {
+      get: (collection, id) => (usable(), db.get(collection, id)),
+      page: (collection, query) => (usable(), db.page(collection, query)),
+      all: (collection) => (usable(), db.all(collection)),
+      count: (collection, partition) => (usable(), db.count(collection, partition)),
+      lastPosition: (collection) => (usable(), db.lastPosition(collection)),
+      insert: (collection, id, record, partition) => (usable(), db.insert(collection, id, record, partition)),
+      update: (collection, id, record) => (usable(), db.update(collection, id, record)),
+      remove: (collection, id) => (usable(), db.remove(collection, id)),
+      lock: (collection, ids) => (usable(), db.lock(collection, ids)),
+      afterCommit: (callback) => void (usable(), after.push(callback)),
+      afterApply: (callback) => void (usable(), applied.push(callback)),
+    };
+    try {
+      const result = await this.inTransaction.run(true, fn, tx);
+      db.release(savepoint);
+      unit.applied.push(...applied);
+      unit.after.push(...after);
+      return result;
+    } catch (error) {
+      if (isRetryable(error) || isUnreachable(error)) {
+        unit.doomed = { error };
+        throw translate(error);
+      }
+      try {
+        await db.rollbackTo(savepoint);
+      } catch (rollbackError) {
+        unit.doomed = { error: rollbackError };
+        throw translate(rollbackError);
+      }
+      throw error;
+    } finally {
+      live = false;
+    }
+  }
+
+  async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => Promise<void>): Promise<T> {
+    if (this.current()) {
+      const result = await work();
+      if (last) await this.transaction((tx) => last(tx, result));
+      return result;
+    }
+    const entered = this.admission.enterUnit();
+    if (entered) await entered;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], outside: [] };
+        let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+        try {
+          const value = await this.units.run(unit, async () => {
+            const result = await work();
+            if (last && !unit.doomed) await this.transaction((tx) => last(tx, result));
+            return result;
+          });
+          outcome = { ok: true, value };
+        } catch (error) {
+          outcome = { ok: false, error };
+        }
+        await unit.turn;
+        unit.open = false;
+        const failure = unit.doomed ?? (!outcome.ok && (isRetryable(outcome.error) || isUnreachable(outcome.error)) ? { error: outcome.error } : undefined);
+        try {
+          if (failure) throw failure.error;
+          // What the unit applied commits even when `work` threw (as every store does), then the throw goes on.
+          if (unit.db) await unit.db.commit(this.commitStatements(unit.db));
+        } catch (error) {
+          if (!failure) unit.db = null; // commit() gave the connection back
+          await unit.db?.rollback();
+          if (isRetryable(error) && attempt < MAX_ATTEMPTS) {
+            await delay(Math.random() * 5 * attempt);
+            continue;
+          }
+          throw translate(error);
+        }
+        await this.committed(unit);
+        if (unit.outside.length > 0) await this.units.exit(() => runOutside(unit.outside));
+        if (!outcome.ok) throw outcome.error;
+        return outcome.value;
+      }
+    } finally {
+      this.admission.leaveUnit();
+    }
+  }
+
+  /** The NOTIFY of what a commit changed, and the world's creation with its first commit. */
+  private commitStatements(db: DbTransaction): Array<{ text: string; params: unknown[] }> {
+    if (!db.wrote) return [];
+    return [...this.runtimeState.creationStatements(), { text: 'SELECT pg_notify($1, $2)', params: [CHANNEL, this.payloadOf(db.changed)] }];
+  }
+
+  /** After a durable commit: after-apply callbacks, commit hooks, after-commit callbacks, outside any unit. */
+  private async committed(unit: Unit): Promise<void> {
+    await this.units.exit(async () => {
+      for (const callback of unit.applied) this.guard(callback);
+      try {
+        if (unit.db?.wrote && this.hooks.length > 0) await Promise.all(this.hooks.map((hook) => hook()));
+      } finally {
+        // The writes are committed even when a hook failed, so their follow-up work still runs.
+        for (const callback of unit.after) this.guard(callback);
+      }
+    });
+  }
+
+  private guard(callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  outside<T>(work: () => Promise<T>): Promise<T> | undefined {
+    return this.admission.outside(work);
+  }
+
+  exclusive<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.admission.exclusive(work);
+  }
+
+  onCommit(hook: () => void | Promise<void>): void {
+    this.hooks.push(hook);
+  }
+
+  async export(): Promise<StoreSnapshot> {
+    try {
+      return await exportWorld(this.sql, this.sequences);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async import(snapshot: StoreSnapshot): Promise<void> {
+    if (this.admission.busy) throw new Error('cannot import while a durable unit is open: import inside store.exclusive()');
+    await importWorld(this.sql, this.sequences, snapshot);
+    await this.announce(new Set(Object.keys(snapshot.collections)));
+  }
+
+  /** Takes a session advisory lock on the claims connection: held until released or the process dies. */
+  private async claim(name: string): Promise<ClaimRelease | undefined> {
+    const key = String(lockKey(CLAIMS, name));
+    const conn = await (this.claimConnection ??= this.control.reserve());
+    try {
+      const [row] = await conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`;
+      if (!row?.ok) return undefined;
+    } catch (error) {
+      throw translate(error);
+    }
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      await conn`SELECT pg_advisory_unlock(${key}::bigint)`.catch(() => undefined);
+    };
+  }
+
+  private payloadOf(collections: ReadonlySet<string>): string {
+    const text = `${this.processId}|${[...collections].join(',')}`;
+    // NOTIFY payloads stay under 8000 bytes; a commit of that many collections says "everything".
+    return text.length < 7000 ? text : `${this.processId}|*`;
+  }
+
+  /** Announces a change made outside a unit (the clock, an import). */
+  private async announce(collections: ReadonlySet<string>): Promise<void> {
+    await this.control`SELECT pg_notify(${CHANNEL}, ${this.payloadOf(collections)})`;
+  }
+
+  /** A NOTIFY arrived: tells the listeners what another process changed. */
+  private received(payload: string): void {
+    const bar = payload.indexOf('|');
+    if (bar < 0 || payload.slice(0, bar) === this.processId) return;
+    const collections = new Set(payload.slice(bar + 1).split(','));
+    for (const listener of this.remoteListeners) this.guard(() => listener(collections));
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the PostgreSQL store is closed');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.unlisten?.().catch(() => undefined);
+    if (this.claimConnection) (await this.claimConnection.catch(() => undefined))?.release();
+    await Promise.allSettled([this.sql.end({ timeout: 5 }), this.control.end({ timeout: 5 })]);
+  }
+}
