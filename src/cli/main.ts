@@ -19,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
     const { conformanceCommand } = await import('./conformance-command.js');
     return conformanceCommand(rest, { write: (text) => process.stdout.write(text), isTerminal: process.stdout.isTTY === true });
   }
+  if (command === 'migrate') return (await import('./migrate-command.js')).migrateCommand(rest, print);
   if (command === 'serve') {
     if (rest.includes('--help') || rest.includes('-h')) {
       print(SERVE_USAGE);

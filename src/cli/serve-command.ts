@@ -34,6 +34,8 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
       port: { type: 'string' },
       seed: { type: 'string', default: '0' },
       data: { type: 'string' },
+      database: { type: 'string' },
+      blobs: { type: 'string' },
       'event-retention': { type: 'string' },
       'request-timeout': { type: 'string' },
       'admin-token': { type: 'string' },
@@ -60,6 +62,10 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
   const port = Number(portText);
   if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new Error(`${portSource} must be an integer 0..65535, got "${portText}"`);
   const host = values.host ?? nonEmpty(env.HOST) ?? '127.0.0.1';
+  // --data FILE (SQLite) wins over DATABASE_URL from the environment; both flags at once are refused.
+  const database = values.database ?? (values.data === undefined ? nonEmpty(env.DATABASE_URL) : undefined);
+  if (values.database !== undefined && values.data !== undefined) throw new Error('give --data FILE (SQLite, one process) or --database URL (PostgreSQL), not both');
+  if (values.blobs !== undefined && database === undefined) throw new Error('--blobs DIR goes with --database URL');
   const browser = values.browser;
   if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
@@ -82,6 +88,8 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
     ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
     ...(values['issuer-key'] ? { issuerKeyFile: values['issuer-key'] } : {}),
     ...(values.data !== undefined ? { data: values.data } : {}),
+    ...(database !== undefined ? { database } : {}),
+    ...(values.blobs !== undefined ? { blobsDir: values.blobs } : {}),
     ...(Object.keys(memory).length > 0 ? { memory } : {}),
     compute: { sandbox: values.sandbox },
     browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },

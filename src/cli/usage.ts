@@ -5,9 +5,17 @@ export const USAGE = `Usage: agent-services <command>
 
 Commands:
   serve        run the HTTP server (agent-services serve --help)
+  migrate      create or upgrade a PostgreSQL world's schema (agent-services migrate --help)
   mcp          serve the API's tools over MCP on stdio (agent-services mcp --help)
   scenario     run a scenario file on a simulated world (agent-services scenario --help)
   conformance  check any server against the API contract (agent-services conformance --help)`;
+
+/** Help text of `agent-services migrate`. */
+export const MIGRATE_USAGE = `Usage: agent-services migrate --database URL
+
+Creates the schema of a PostgreSQL world, or upgrades it to this version's, and exits
+(serve does the same at start). URL defaults to $DATABASE_URL. Exit 1 when the database
+cannot be reached or holds a newer schema version than this agent-services knows.`;
 
 /** Help text of `agent-services serve`. */
 export const SERVE_USAGE = `Usage: agent-services serve [options]
@@ -18,6 +26,11 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --data FILE          keep the world in the SQLite database FILE (e.g. world.db): every
                        answered change is on disk; a restart continues it. A JSON world
                        of an older version (world.json) is imported once into world.db
+  --database URL       keep the world in PostgreSQL (postgres://USER:PASS@HOST:PORT/DB;
+                       default $DATABASE_URL): any number of processes may serve it at
+                       once; the schema is created at first start (docs/store.md)
+  --blobs DIR          with --database: keep file bytes in DIR, a directory every process
+                       shares, instead of in the database
   --event-retention D  remove events (and settled webhook deliveries) older than D of
                        service time (30d, 12h, 90m, 3600s); by default every event is kept
   --request-timeout D  real-time deadline of each request's outside calls (carriers,

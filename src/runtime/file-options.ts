@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { openData } from './open-data.js';
+import { openDatabase } from './open-database.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** Loads a private Ed25519 JWK for signing credentials. @throws Error naming the file */
@@ -24,6 +25,13 @@ export async function resolveFileOptions(options: RuntimeOptions): Promise<Runti
   if (options.issuerKeyFile !== undefined) {
     if (options.providers?.issuerKeys) throw new Error('give issuerKeyFile or providers.issuerKeys, not both');
     resolved = { ...resolved, providers: { ...resolved.providers, issuerKeys: issuerKeyFromFile(options.issuerKeyFile) } };
+  }
+  if (options.database !== undefined) {
+    if (options.data !== undefined || options.store || options.blobs || options.persistence) {
+      throw new Error('the database option keeps the world itself; do not also give data, store, blobs or persistence');
+    }
+    const store = await openDatabase(options.database);
+    resolved = { ...resolved, store, blobs: options.blobsDir !== undefined ? new FileBlobStore(options.blobsDir) : store.blobStore() };
   }
   if (options.data !== undefined) {
     if (options.store || options.blobs || options.persistence) throw new Error('the data option keeps the world itself; do not also give store, blobs or persistence');

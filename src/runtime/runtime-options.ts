@@ -84,6 +84,15 @@ export interface RuntimeOptions {
    * bytes go to `FILE.blobs/`. Not with `store`, `blobs` or `persistence`.
    */
   data?: string;
+  /**
+   * A PostgreSQL URL the world lives in (CLI `--database URL` or `DATABASE_URL`): any number of
+   * processes may serve it at once. The schema is created at first start; file bytes go to the
+   * database unless `blobsDir` names a directory every process shares. Not with `data`, `store`,
+   * `blobs` or `persistence`.
+   */
+  database?: string;
+  /** With `database`: keep file bytes in this directory (shared by every process) instead of the database (CLI `--blobs DIR`). */
+  blobsDir?: string;
   /** A private Ed25519 JWK file (`{kty: "OKP", crv: "Ed25519", d, x}`) that signs credentials (CLI `--issuer-key`). */
   issuerKeyFile?: string;
   /** Receives one-line notices meant for the person running the world (a JSON world was imported). */

@@ -2,7 +2,7 @@ import type { Clock } from '../core/ports/clock.js';
 import type { ControllableClock } from '../core/ports/controllable-clock.js';
 import type { EventLog, ServiceEvent } from '../core/ports/event-log.js';
 import type { Random } from '../core/ports/random.js';
-import type { Store, StoreSnapshot } from '../core/ports/store.js';
+import { CLOCK_CHANGED, type ClaimRelease, type SharedStore, type Store, type StoreSnapshot } from '../core/ports/store.js';
 import type { ClockMove, ClockState, EventPage, RuntimeSnapshot } from '../core/control/control.schema.js';
 import type { SimCreateAgentBody } from './agent-creation.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
@@ -52,6 +52,38 @@ export class SimControl {
   async advance(body: ClockMove): Promise<ClockState> {
     const clock = this.deps.controllableClock;
     if (!clock) throw new ApiError('invalid_request', 'the clock is real time; only a simulated clock can be advanced');
+    const shared = this.deps.store.shared;
+    if (!shared) return this.move(clock, body);
+    // A world other processes serve: one advance at a time across them, from the furthest time
+    // any reached, with timers for every job any of them scheduled, so every job due by the new
+    // time has run (here, or in the process that was running it) before the answer.
+    const release = await this.claimClock(shared);
+    try {
+      await this.catchUp();
+      await this.deps.scheduler.resync();
+      return await this.move(clock, body);
+    } finally {
+      await release();
+    }
+  }
+
+  /** Takes the world's clock claim, waiting while another process advances. */
+  private async claimClock(shared: SharedStore): Promise<ClaimRelease> {
+    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+      const release = await shared.claim('clock');
+      if (release) return release;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** Moves this process's clock to the furthest time the shared world's clock reached. */
+  async catchUp(): Promise<void> {
+    const clock = this.deps.controllableClock;
+    const saved = await this.deps.store.shared?.savedClock();
+    if (clock && saved !== undefined && saved > clock.now()) clock.set(saved);
+  }
+
+  private async move(clock: ControllableClock, body: ClockMove): Promise<ClockState> {
     if ('to' in body) {
       const target = parseIso(body.to);
       if (target === undefined) throw new ApiError('invalid_request', 'to: must be an ISO 8601 date-time', 'to');
@@ -135,7 +167,21 @@ export class SimControl {
   async resume(): Promise<void> {
     const host = this.deps.store.runtimeState;
     if (!host) return;
-    const saved = await host.load();
+    // Another process moved the shared clock: this one follows (its timers run on its own next advance).
+    this.deps.store.shared?.onRemoteCommit((collections) => {
+      if (collections.has(CLOCK_CHANGED)) void this.catchUp().catch(() => undefined);
+    });
+    let saved = await host.load();
+    if (!saved && this.deps.store.shared) {
+      // A new world that other processes may be creating too: the first to save creates it, and
+      // every process then continues from its own fork of its state (no two draw the same ids).
+      host.track(
+        () => ({ service_domain: this.deps.serviceDomain, clock_ms: this.deps.clock.now(), random: this.deps.random.state() }),
+        () => {},
+      );
+      await host.save();
+      saved = await host.load();
+    }
     const clock = this.deps.controllableClock;
     if (saved) {
       if (saved.service_domain !== this.deps.serviceDomain) {

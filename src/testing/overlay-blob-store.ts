@@ -19,7 +19,7 @@ export class OverlayBlobStore implements BlobStore {
     return this.own.open(sha256) ?? this.base.open(sha256);
   }
 
-  has(sha256: string): boolean {
-    return this.own.has(sha256) || this.base.has(sha256);
+  async has(sha256: string): Promise<boolean> {
+    return (await this.own.has(sha256)) || this.base.has(sha256);
   }
 }

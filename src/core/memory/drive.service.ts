@@ -118,7 +118,7 @@ export class DriveService {
   /** The bytes of one of the agent's files. @throws ApiError 404 not_found (unknown, or another agent's) */
   async download(agentId: string, fileId: string): Promise<BinaryBody> {
     const record = await this.store.view.get<FileRecord>(FILES, fileId);
-    if (!record || record.agent_id !== agentId || !this.blobs.has(record.sha256)) throw notFound('file');
+    if (!record || record.agent_id !== agentId || !(await this.blobs.has(record.sha256))) throw notFound('file');
     return {
       kind: 'binary',
       contentType: record.content_type,

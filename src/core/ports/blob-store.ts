@@ -21,7 +21,7 @@ export interface BlobStore {
   /** Streams a blob, or undefined when there is none with that hash. */
   open(sha256: string): AsyncIterable<Uint8Array> | undefined;
   /** Whether a blob is stored. */
-  has(sha256: string): boolean;
+  has(sha256: string): Promise<boolean>;
 }
 
 /** Injection token of {@link BlobStore}. */

@@ -99,6 +99,9 @@ export interface RuntimeStateHost {
   save(): Promise<void>;
 }
 
+/** The name a shared store gives a clock move among the collections of a remote commit. */
+export const CLOCK_CHANGED = '$clock';
+
 /** A claim held by this process on a store shared with others (see {@link SharedStore.claim}). */
 export type ClaimRelease = () => Promise<void>;
 

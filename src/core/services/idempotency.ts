@@ -1,6 +1,6 @@
 import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
-import { Store, type StoreTransaction } from '../ports/store.js';
+import { Store, type ClaimRelease, type StoreTransaction } from '../ports/store.js';
 import { ApiError } from '../shared/api-error.js';
 import { DAY_MS } from '../shared/time.js';
 
@@ -83,17 +83,17 @@ export class IdempotencyKeys {
     const stored = await this.store.view.get<IdempotencyRecord>(COLLECTION, id);
     // Asked again after the read: a request with the same key may have claimed it meanwhile.
     this.refuseInFlight(id);
-    const live = stored && this.clock.now() < stored.created_ms + IDEMPOTENCY_TTL_MS ? stored : undefined;
-    if (live) {
-      if (live.fingerprint !== fingerprint) {
-        throw new ApiError('idempotency_conflict', 'this Idempotency-Key was used with a different request');
-      }
-      return { kind: 'replay', outcome: { status: live.status, body: live.body, ...(live.headers ? { headers: live.headers } : {}) } };
-    }
+    const live = this.liveOf(stored);
+    if (live) return this.replayOf(live, fingerprint);
     this.inFlight.add(id);
+    const releaseShared = await this.claimShared(id, fingerprint);
+    if (releaseShared && 'kind' in releaseShared) return releaseShared;
     return {
       kind: 'proceed',
-      release: () => void this.inFlight.delete(id),
+      release: () => {
+        this.inFlight.delete(id);
+        void releaseShared?.();
+      },
       settle: async (tx, outcome) => {
         if (outcome.status === 400 || outcome.status === 401) return;
         const now = this.clock.now();
@@ -106,6 +106,45 @@ export class IdempotencyKeys {
         await this.sweep(tx, now);
       },
     };
+  }
+
+  /** The record if its day has not passed. */
+  private liveOf(stored: IdempotencyRecord | undefined): IdempotencyRecord | undefined {
+    return stored && this.clock.now() < stored.created_ms + IDEMPOTENCY_TTL_MS ? stored : undefined;
+  }
+
+  /** The replay of a live record. @throws ApiError 409 idempotency_conflict for another request */
+  private replayOf(live: IdempotencyRecord, fingerprint: string): IdempotencyDecision {
+    if (live.fingerprint !== fingerprint) {
+      throw new ApiError('idempotency_conflict', 'this Idempotency-Key was used with a different request');
+    }
+    return { kind: 'replay', outcome: { status: live.status, body: live.body, ...(live.headers ? { headers: live.headers } : {}) } };
+  }
+
+  /**
+   * On a store other processes serve too, claims the key across them (the local claim is taken):
+   * answers the claim's release, or the replay of a record another process wrote meanwhile.
+   * Nothing on a store that runs alone.
+   * @throws ApiError 409 idempotency_key_in_use when another process holds the key
+   */
+  private async claimShared(id: string, fingerprint: string): Promise<ClaimRelease | IdempotencyDecision | undefined> {
+    const shared = this.store.shared;
+    if (!shared) return undefined;
+    let release: ClaimRelease | undefined;
+    try {
+      release = await shared.claim(`idempotency:${id}`);
+      if (!release) throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed');
+      // Read again under the claim: the process that held it may have just written its answer.
+      const live = this.liveOf(await this.store.view.get<IdempotencyRecord>(COLLECTION, id));
+      if (!live) return release;
+      await release();
+      this.inFlight.delete(id);
+      return this.replayOf(live, fingerprint);
+    } catch (error) {
+      this.inFlight.delete(id);
+      await release?.();
+      throw error;
+    }
   }
 
   /**

@@ -36,11 +36,41 @@ export class Scheduler {
   /** Jobs whose handler is running: re-arming must not start them a second time. */
   private readonly running = new Set<string>();
 
+  /** A re-arm after other processes' job changes is under way (and another is wanted). */
+  private resyncing: Promise<void> | undefined;
+  private resyncAgain = false;
+
   constructor(
     @inject(Store) private readonly store: Store,
     @inject(Clock) private readonly clock: Clock,
     @inject(Random) private readonly random: Random,
-  ) {}
+  ) {
+    // Jobs other processes schedule get timers here too: whichever process runs one first runs it.
+    store.shared?.onRemoteCommit((collections) => {
+      if (collections.has(JOBS) || collections.has('*')) void this.resync();
+    });
+  }
+
+  /** Re-arms from the store after other processes changed jobs, one re-arm at a time. */
+  resync(): Promise<void> {
+    if (this.resyncing) {
+      this.resyncAgain = true;
+      return this.resyncing;
+    }
+    this.resyncing = (async () => {
+      try {
+        do {
+          this.resyncAgain = false;
+          await this.rearmAll();
+        } while (this.resyncAgain);
+      } catch {
+        // The store is away: the next notice re-arms.
+      } finally {
+        this.resyncing = undefined;
+      }
+    })();
+    return this.resyncing;
+  }
 
   /** Registers the handler of a job type (once, at composition). */
   handle(type: string, handler: JobHandler): void {
@@ -97,8 +127,15 @@ export class Scheduler {
     try {
       await this.store.unit(
         async () => {
-          // Read again: a restore may have replaced the world while the unit waited to start.
-          const current = await this.store.view.get<Job>(JOBS, jobId);
+          // Read again: a restore may have replaced the world while the unit waited to start. On
+          // a shared store the job is locked first: another process running it holds this one
+          // until it commits, and then it is gone (each job runs exactly once).
+          const current = this.store.shared
+            ? await this.store.transaction(async (tx) => {
+                await tx.lock(JOBS, [jobId]);
+                return tx.get<Job>(JOBS, jobId);
+              })
+            : await this.store.view.get<Job>(JOBS, jobId);
           if (!current) return;
           if (current.at_ms > this.clock.now()) return void (later = current);
           try {

@@ -52,11 +52,15 @@ export class FileBlobStore implements BlobStore {
   }
 
   open(sha256: string): AsyncIterable<Uint8Array> | undefined {
-    if (!this.has(sha256)) return undefined;
+    if (!this.exists(sha256)) return undefined;
     return createReadStream(this.pathOf(sha256));
   }
 
-  has(sha256: string): boolean {
+  async has(sha256: string): Promise<boolean> {
+    return this.exists(sha256);
+  }
+
+  private exists(sha256: string): boolean {
     return /^[0-9a-f]{64}$/.test(sha256) && existsSync(this.pathOf(sha256));
   }
 

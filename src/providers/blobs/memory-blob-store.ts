@@ -25,7 +25,7 @@ export class MemoryBlobStore implements BlobStore {
     })();
   }
 
-  has(sha256: string): boolean {
+  async has(sha256: string): Promise<boolean> {
     return this.blobs.has(sha256);
   }
 }

@@ -7,6 +7,10 @@ import { toIso } from '../../core/shared/time.js';
 /** The collection that holds the event log. */
 export const EVENTS = 'events';
 const PARTITION = '';
+/** The record appends lock to take their turns (see {@link StoreEventLog.append}). */
+const ORDER_LOCK = '$order';
+/** Events a delivery reads at once. */
+const PUMP_BATCH = 500;
 /** Expired events each append removes at most, so retention costs O(1) per event. */
 const SWEEP_PER_APPEND = 2;
 
@@ -21,22 +25,71 @@ export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => Promise<void>> = [];
 
+  /** On a shared store: the newest event handed to the listeners, and the delivery under way. */
+  private delivered: Promise<number> | undefined;
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
+
   constructor(
     @inject(Store) private readonly store: Store,
     @inject(Clock) private readonly clock: Clock,
     private readonly retentionMs: number | null = null,
-  ) {}
+  ) {
+    // Other processes append too: their events reach this process's listeners through the store.
+    if (store.shared) {
+      this.delivered = store.view.lastPosition(EVENTS);
+      store.shared.onRemoteCommit((collections) => {
+        if (collections.has(EVENTS) || collections.has('*')) this.pump();
+      });
+    }
+  }
 
   async append(tx: StoreTransaction, event: NewEvent): Promise<ServiceEvent> {
     const now = this.clock.now();
+    // Appends take turns until their transaction ends, so sequence numbers follow commit order:
+    // a reader that saw N never later sees a smaller one (a no-op on stores that run alone).
+    await tx.lock(EVENTS, [ORDER_LOCK]);
     const entry: ServiceEvent = { seq: (await tx.lastPosition(EVENTS)) + 1, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
     for (const hook of this.appendHooks) await hook(tx, entry);
-    tx.afterCommit(() => {
-      for (const listener of this.listeners) listener(entry);
-    });
+    if (this.delivered) tx.afterCommit(() => this.pump());
+    else {
+      tx.afterCommit(() => {
+        for (const listener of this.listeners) listener(entry);
+      });
+    }
     return entry;
+  }
+
+  /**
+   * Hands every committed event after the last delivered one to the listeners, in order (a
+   * shared store: local and remote commits alike), one delivery at a time.
+   */
+  private pump(): void {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = (async () => {
+      try {
+        do {
+          this.pumpAgain = false;
+          let last = await this.delivered!;
+          for (;;) {
+            const events = await this.after(last, PUMP_BATCH);
+            for (const event of events) for (const listener of this.listeners) listener(event);
+            if (events.length > 0) last = events[events.length - 1]!.seq;
+            this.delivered = Promise.resolve(last);
+            if (events.length < PUMP_BATCH) break;
+          }
+        } while (this.pumpAgain);
+      } catch {
+        // The database is away: the next commit or notice delivers from where this stopped.
+      } finally {
+        this.pumping = undefined;
+      }
+    })();
   }
 
   async after(after: number, limit: number): Promise<ServiceEvent[]> {

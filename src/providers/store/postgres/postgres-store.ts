@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import postgres, { type ReservedSql, type Sql } from 'postgres';
-import type { ClaimRelease, SharedStore, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../../core/ports/store.js';
+import { CLOCK_CHANGED, type ClaimRelease, type SharedStore, type Store, type StoreSnapshot, type StoreTransaction, type StoreView } from '../../../core/ports/store.js';
+import type { BlobStore } from '../../../core/ports/blob-store.js';
+import { PostgresBlobStore } from '../../blobs/postgres-blob-store.js';
 import { runOutside } from '../run-outside.js';
 import { UnitAdmission } from '../unit-admission.js';
 import { DbTransaction, lockKey } from './db-transaction.js';
@@ -13,8 +15,6 @@ import { Sequences } from './sequences.js';
 
 /** The channel commits are announced on. */
 const CHANNEL = 'agent_services';
-/** The pseudo-collection a clock move is announced as. */
-export const CLOCK_CHANGE = '$clock';
 /** How often a unit runs again after a conflict before its failure is answered. */
 const MAX_ATTEMPTS = 8;
 /** Advisory-lock namespace of claims. */
@@ -78,7 +78,7 @@ export class PostgresStore implements Store {
   ) {
     this.sequences = new Sequences(control);
     this.onError = options.onError ?? ((error) => process.stderr.write(`store: after-commit callback failed: ${(error as Error)?.stack ?? String(error)}\n`));
-    this.runtimeState = new PostgresRuntimeState(control, () => this.announce(new Set([CLOCK_CHANGE])));
+    this.runtimeState = new PostgresRuntimeState(control, () => this.announce(new Set([CLOCK_CHANGED])));
   }
 
   /**
@@ -112,6 +112,11 @@ export class PostgresStore implements Store {
     count: (collection, partition) => this.read((db) => db.count(collection, partition)),
     lastPosition: (collection) => this.read((db) => db.lastPosition(collection)),
   };
+
+  /** File bytes kept in this database (chunks of 1 MiB), for worlds without a shared blob directory. */
+  blobStore(): BlobStore {
+    return new PostgresBlobStore(this.sql);
+  }
 
   readonly shared: SharedStore = {
     claim: (name) => this.claim(name),

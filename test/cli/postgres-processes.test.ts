@@ -1,0 +1,182 @@
+// Two server processes on one PostgreSQL database, checked through HTTP only, as a team running
+// the service behind a load balancer would see it.
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import postgres from 'postgres';
+import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
+import { CLI_TEST_TIMEOUT_MS, killAll, launch, runToEnd, waitForLine } from './cli-process.js';
+import { ensureBuilt } from './ensure-built.js';
+
+const skip = postgresSkipReason();
+if (skip) console.log(`skipping the PostgreSQL process tests: ${skip}`);
+
+interface Server {
+  url: string;
+  kill(): void;
+  closed: Promise<unknown>;
+}
+
+beforeAll(async () => {
+  if (!skip) await ensureBuilt();
+}, CLI_TEST_TIMEOUT_MS);
+
+afterAll(() => killAll());
+
+async function startServer(t: TestContext, database: string, extra: string[] = []): Promise<Server> {
+  const run = launch(t, ['serve', '--port', '0', '--database', database, ...extra]);
+  await waitForLine(run, /^listening on .*\n/m, 'agent-services serve --database');
+  const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(run.stdout())![1]!;
+  return { url, kill: () => run.child.kill('SIGKILL'), closed: run.closed };
+}
+
+async function call(url: string, method: string, path: string, options: { key?: string; body?: unknown; idempotencyKey?: string } = {}) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+      ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
+
+async function agent(url: string, name: string, balances?: Record<string, string>): Promise<{ key: string; id: string }> {
+  const created = await call(url, 'POST', '/_sim/agents', { body: { name, ...(balances ? { balances } : {}) } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { key: created.body.api_key, id: created.body.agent_id };
+}
+
+describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () => {
+  it('share agents, balances, history and events, and keep them across a restart', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase({ migrated: false });
+    const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
+    const alice = await agent(a.url, 'alice', { usd: '10.00' });
+    await agent(b.url, 'bob');
+    const sent = await call(b.url, 'POST', '/v1/wallet/send', { key: alice.key, body: { to: 'bob', amount: '1.50', asset: 'usd' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect((await call(a.url, 'GET', '/v1/wallet/balance', { key: alice.key })).body.fiat.usd).toBe('8.50');
+    const events = await call(a.url, 'GET', '/_sim/events?limit=100');
+    const seqs = events.body.events.map((event: { seq: number }) => event.seq);
+    expect(seqs).toEqual([...seqs].sort((x: number, y: number) => x - y));
+    expect(events.body.events.filter((event: { type: string }) => event.type === 'wallet.transaction.created')).toHaveLength(3);
+
+    a.kill();
+    b.kill();
+    await Promise.all([a.closed, b.closed]);
+    const c = await startServer(t, database);
+    expect((await call(c.url, 'GET', '/v1/wallet/balance', { key: alice.key })).body.fiat.usd).toBe('8.50');
+    const history = await call(c.url, 'GET', '/v1/wallet/transactions', { key: alice.key });
+    expect(history.body.transactions.map((record: { amount: string }) => record.amount)).toContain('1.50');
+    expect((await call(c.url, 'GET', '/_sim/events?limit=100')).body.events.map((event: { seq: number }) => event.seq)).toEqual(seqs);
+  });
+
+  it('never overdraws: 20 concurrent sends of 1.00 from 10.00 over both processes give exactly 10', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase();
+    const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
+    const payer = await agent(a.url, 'payer', { usd: '10.00' });
+    await agent(b.url, 'payee');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' } })),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(10);
+    expect(answers.filter((answer) => answer.status === 402)).toHaveLength(10);
+    expect((await call(b.url, 'GET', '/v1/wallet/balance', { key: payer.key })).body.fiat.usd).toBe('0.00');
+    const ledger = await call(a.url, 'GET', '/_sim/wallet/ledger');
+    expect(ledger.body.assets.usd.held).toBe('10.00');
+  });
+
+  it('replays an Idempotency-Key on the other process, and refuses a different body under it', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase();
+    const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
+    const payer = await agent(a.url, 'payer', { usd: '10.00' });
+    await agent(a.url, 'payee');
+    const body = { to: 'payee', amount: '2.00', asset: 'usd' };
+    const first = await call(a.url, 'POST', '/v1/wallet/send', { key: payer.key, body, idempotencyKey: 'k-1' });
+    const again = await call(b.url, 'POST', '/v1/wallet/send', { key: payer.key, body, idempotencyKey: 'k-1' });
+    expect(again.status).toBe(first.status);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await call(b.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { ...body, amount: '3.00' }, idempotencyKey: 'k-1' })).status).toBe(409);
+    expect((await call(b.url, 'GET', '/v1/wallet/balance', { key: payer.key })).body.fiat.usd).toBe('8.00');
+  });
+
+  it('delivers an SMS sent through one process by a clock advance on the other, one event per status', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase();
+    const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
+    const texter = await agent(a.url, 'texter');
+    const sms = await call(a.url, 'POST', '/v1/phone/sms', { key: texter.key, body: { to: '+14155550100', body: 'hello' } });
+    expect(sms.status, JSON.stringify(sms.body)).toBe(201);
+    const advanced = await call(b.url, 'POST', '/_sim/clock/advance', { body: { seconds: 3600 } });
+    expect(advanced.status).toBe(200);
+    const shown = await call(a.url, 'GET', `/v1/phone/sms/${sms.body.message_id}`, { key: texter.key });
+    expect(shown.body.status).toBe('delivered');
+    const events = (await call(a.url, 'GET', '/_sim/events?limit=200')).body.events as Array<{ type: string; data: Record<string, unknown> }>;
+    const statuses = events.filter((event) => event.type.startsWith('phone.sms') && event.data.message_id === sms.body.message_id).map((event) => event.data.status ?? event.type);
+    expect(new Set(statuses).size).toBe(statuses.length);
+    // Both processes read the same clock afterwards.
+    expect((await call(a.url, 'GET', '/_sim/clock')).body.now).toBe(advanced.body.now);
+  });
+
+  it('shows files and memories written through one process through the other', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase();
+    const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
+    const writer = await agent(a.url, 'writer');
+    const content = Buffer.from('shared bytes').toString('base64');
+    expect((await call(a.url, 'PUT', '/v1/compute/fs', { key: writer.key, body: { path: '/notes/a.txt', content } })).status).toBeLessThan(300);
+    const read = await call(b.url, 'GET', '/v1/compute/fs/content?path=/notes/a.txt', { key: writer.key });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    const memory = await call(a.url, 'POST', '/v1/memory', { key: writer.key, body: { content: 'the launch is on tuesday' } });
+    expect(memory.status, JSON.stringify(memory.body)).toBe(201);
+    const found = await call(b.url, 'POST', '/v1/memory/search', { key: writer.key, body: { query: 'when is the launch' } });
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    expect(JSON.stringify(found.body)).toContain('tuesday');
+  });
+
+  it('loses and doubles nothing when one process is killed in the middle of a keyed burst', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase();
+    const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
+    const payer = await agent(a.url, 'payer', { usd: '100.00' });
+    await agent(a.url, 'payee');
+    const body = { to: 'payee', amount: '1.00', asset: 'usd' };
+    const burst = Array.from({ length: 40 }, (_, i) =>
+      call(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/wallet/send', { key: payer.key, body, idempotencyKey: `burst-${i}` }).catch(() => null),
+    );
+    setTimeout(() => a.kill(), 20);
+    await Promise.all(burst);
+    // Every key retried on the survivor: each send happens exactly once, whoever answered first.
+    for (let i = 0; i < 40; i++) {
+      let answer = await call(b.url, 'POST', '/v1/wallet/send', { key: payer.key, body, idempotencyKey: `burst-${i}` });
+      for (let tries = 0; answer.status === 409 && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = await call(b.url, 'POST', '/v1/wallet/send', { key: payer.key, body, idempotencyKey: `burst-${i}` });
+      }
+      expect(answer.status).toBe(201);
+    }
+    expect((await call(b.url, 'GET', '/v1/wallet/balance', { key: payer.key })).body.fiat.usd).toBe('60.00');
+    const history = await call(b.url, 'GET', '/v1/wallet/transactions?limit=100', { key: payer.key });
+    expect(history.body.transactions.filter((record: { direction: string }) => record.direction === 'out')).toHaveLength(40);
+  });
+
+  it('refuses a database of a newer schema, naming both versions', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase();
+    const sql = postgres(database, { onnotice: () => {}, max: 1 });
+    await sql`UPDATE agent_services_meta SET value = '999' WHERE key = 'schema_version'`;
+    await sql.end();
+    const served = await runToEnd(t, ['serve', '--port', '0', '--database', database]);
+    expect(served.code).toBe(1);
+    expect(served.stderr).toMatch(/999.*\b1\b/);
+    const migrated = await runToEnd(t, ['migrate', '--database', database]);
+    expect(migrated.code).toBe(1);
+    expect(migrated.stderr).toMatch(/999/);
+  });
+
+  it('says in one line when the database cannot be reached, and exits 1', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const served = await runToEnd(t, ['serve', '--port', '0', '--database', 'postgres://nobody:secret@127.0.0.1:1/none']);
+    expect(served.code).toBe(1);
+    expect(served.stderr.trim().split('\n')).toHaveLength(1);
+    expect(served.stderr).toMatch(/cannot be reached/);
+    expect(served.stderr).not.toContain('secret');
+  });
+});
