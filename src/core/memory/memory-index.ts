@@ -99,7 +99,12 @@ export class MemoryIndexes {
     @inject(Store) private readonly store: Store,
     @inject(Embedder) private readonly embedder: Embedder,
     @inject(VectorIndexFactory) private readonly factory: VectorIndexFactory,
-  ) {}
+  ) {
+    // Another process serving the same world stored or removed memories: rebuild on next use.
+    store.shared?.onRemoteCommit((collections) => {
+      if (collections.has(MEMORIES) || collections.has('*')) this.invalidate();
+    });
+  }
 
   /** The agent's index, built first if needed. */
   async forAgent(agentId: string): Promise<AgentIndex> {
