@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import postgres from 'postgres';
 import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
+import { startThrowawayPostgres } from '../support/throwaway-postgres.js';
 import { CLI_TEST_TIMEOUT_MS, killAll, launch, runToEnd, waitForLine } from './cli-process.js';
 import { ensureBuilt } from './ensure-built.js';
 
@@ -178,5 +179,29 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     expect(served.stderr.trim().split('\n')).toHaveLength(1);
     expect(served.stderr).toMatch(/cannot be reached/);
     expect(served.stderr).not.toContain('secret');
+  });
+});
+
+describe.skipIf(skip !== null)('a PostgreSQL world whose database goes away', () => {
+  it('answers 503 unavailable with Retry-After, applies nothing, and serves again once it is back', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const server = await startThrowawayPostgres();
+    t.onTestFinished(() => server.stop());
+    const running = await startServer(t, server.url);
+    const payer = await agent(running.url, 'payer', { usd: '5.00' });
+    await agent(running.url, 'payee');
+    server.halt();
+    const refused = await call(running.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' } });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('unavailable');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    server.restart();
+    let balance = await call(running.url, 'GET', '/v1/wallet/balance', { key: payer.key });
+    for (let tries = 0; balance.status !== 200 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      balance = await call(running.url, 'GET', '/v1/wallet/balance', { key: payer.key });
+    }
+    expect(balance.body.fiat.usd).toBe('5.00');
+    const sent = await call(running.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' } });
+    expect(sent.status).toBe(201);
   });
 });

@@ -16,6 +16,10 @@ export interface ThrowawayPostgres {
   urlOf(database: string): string;
   /** Stops the server and removes its directory. */
   stop(): void;
+  /** Stops the server, keeping its data (a database that goes away). */
+  halt(): void;
+  /** Starts a halted server again on the same port. */
+  restart(): void;
 }
 
 /** Why no server can be started here, or undefined when one can. */
@@ -88,6 +92,8 @@ export async function startThrowawayPostgres(options: { durable?: boolean } = {}
   return {
     url: urlOf('postgres'),
     urlOf,
+    halt: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    restart: () => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '60', '-o', settings.join(' '), 'start']),
     stop: () => {
       if (stopped) return;
       stopped = true;
