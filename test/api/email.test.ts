@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmailMessage, SendEmailBody } from '../../src/index.js';
-import { ISO_MS_Z, TRANSPORTS, bearer, expectApiError, expectErrorResponse, jsonInit, openWorld, type TestAgent, type World } from '../support/transports.js';
+import { ISO_MS_Z, TRANSPORTS_AND_POSTGRES, bearer, expectApiError, expectErrorResponse, jsonInit, openWorld, type TestAgent, type World } from '../support/transports.js';
 
 const b64 = (data: string | Uint8Array) => Buffer.from(data).toString('base64');
 
-describe.each(TRANSPORTS)('email (%s)', (kind) => {
+describe.each(TRANSPORTS_AND_POSTGRES)('email (%s)', (kind) => {
   let world: World;
   let alice: TestAgent;
   let bob: TestAgent;

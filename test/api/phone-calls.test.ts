@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Call } from '../../src/index.js';
 import { startTwimlServer, type TwimlServer } from '../support/phone-twiml-server.js';
-import { ISO_MS_Z, TRANSPORTS, bearer, expectApiError, expectErrorResponse, jsonInit, openWorld, type TestAgent, type World } from '../support/transports.js';
+import { ISO_MS_Z, TRANSPORTS_AND_POSTGRES, bearer, expectApiError, expectErrorResponse, jsonInit, openWorld, type TestAgent, type World } from '../support/transports.js';
 
 const OUTSIDE = '+14155552671';
 const at = (seconds: number) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + seconds * 1000).toISOString();
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => twiml.close());
 
-describe.each(TRANSPORTS)('phone: calls (%s)', (kind) => {
+describe.each(TRANSPORTS_AND_POSTGRES)('phone: calls (%s)', (kind) => {
   let world: World;
   let alice: TestAgent;
   let bob: TestAgent;

@@ -1,11 +1,11 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboundSms, SmsMessage } from '../../src/index.js';
-import { ISO_MS_Z, TRANSPORTS, bearer, expectApiError, expectErrorResponse, jsonInit, openWorld, type TestAgent, type World } from '../support/transports.js';
+import { ISO_MS_Z, TRANSPORTS_AND_POSTGRES, bearer, expectApiError, expectErrorResponse, jsonInit, openWorld, type TestAgent, type World } from '../support/transports.js';
 
 const OUTSIDE = '+14155552671';
 
-describe.each(TRANSPORTS)('phone: numbers and SMS (%s)', (kind) => {
+describe.each(TRANSPORTS_AND_POSTGRES)('phone: numbers and SMS (%s)', (kind) => {
   let world: World;
   let alice: TestAgent;
   let bob: TestAgent;
@@ -33,7 +33,8 @@ describe.each(TRANSPORTS)('phone: numbers and SMS (%s)', (kind) => {
       expect(await alice.client.phone.getNumber()).toEqual({ phone_number: alice.phone_number, country: 'US', capabilities: { sms: true, voice: true, mms: false } });
     });
 
-    it('draws the same numbers from the same seed', async () => {
+    // Each process of a PostgreSQL world draws from its own fork of the world's random state.
+    it.skipIf(kind === 'postgres')('draws the same numbers from the same seed', async () => {
       const again = await openWorld('in-process');
       try {
         expect((await again.newAgent('alice')).phone_number).toBe(alice.phone_number);

@@ -1,6 +1,6 @@
 import type { OpeningBalances } from '../../src/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ISO_MS_Z, RAW_TRANSPORTS, TRANSPORTS, bearer, expectApiError, expectErrorResponse, jsonInit, openRawWorld, openWorld, type TestAgent, type World } from '../support/transports.js';
+import { ISO_MS_Z, RAW_TRANSPORTS, TRANSPORTS_AND_POSTGRES, bearer, expectApiError, expectErrorResponse, jsonInit, openRawWorld, openWorld, type TestAgent, type World } from '../support/transports.js';
 
 const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
@@ -10,7 +10,7 @@ async function funded(world: World, name: string, balances: OpeningBalances): Pr
   return { ...created, client: world.agent(created.api_key) };
 }
 
-describe.each(TRANSPORTS)('wallet (%s)', (kind) => {
+describe.each(TRANSPORTS_AND_POSTGRES)('wallet (%s)', (kind) => {
   let world: World;
   let alice: TestAgent;
   let bob: TestAgent;

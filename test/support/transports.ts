@@ -19,10 +19,15 @@ import {
   type SimClient,
 } from '../../src/index.js';
 import { recordingSend } from './openapi-recorder.js';
+import { freshDatabase, postgresSkipReason } from './postgres.js';
 
 /** The ways a test reaches the API. */
 export const TRANSPORTS = ['in-process', 'fetch', 'http'] as const;
-export type TransportKind = (typeof TRANSPORTS)[number];
+/** A way in, or `postgres`: the in-process clients on a world kept in PostgreSQL (a fresh database). */
+export type TransportKind = (typeof TRANSPORTS)[number] | 'postgres';
+
+/** The transports, plus a PostgreSQL world where a server runs for the tests (the areas whose store use matters most). */
+export const TRANSPORTS_AND_POSTGRES: readonly TransportKind[] = postgresSkipReason() === null ? [...TRANSPORTS, 'postgres'] : TRANSPORTS;
 
 /** The ways a raw `Request` reaches the HTTP shim: `runtime.fetch`, or a real socket. */
 export const RAW_TRANSPORTS = ['fetch', 'http'] as const;
@@ -63,7 +68,7 @@ export interface World {
  * - `http`: `serve(runtime, { port: 0 })` on 127.0.0.1 and `connect` with the global fetch.
  */
 export async function openWorld(kind: TransportKind, options: RuntimeOptions = {}): Promise<World> {
-  const runtime = await createRuntime(options);
+  const runtime = await createRuntime(kind === 'postgres' ? { ...options, database: await freshDatabase() } : options);
   const adminToken = options.adminToken;
   let baseUrl = IN_PROCESS_BASE_URL;
   let stopServer: () => Promise<void> = async () => {};
@@ -72,7 +77,7 @@ export async function openWorld(kind: TransportKind, options: RuntimeOptions = {
   let anonymous: AgentClient;
   let sim: SimClient;
 
-  if (kind === 'in-process') {
+  if (kind === 'in-process' || kind === 'postgres') {
     agent = (apiKey) => runtime.agent(apiKey);
     anonymous = runtime.anonymous();
     sim = runtime.simClient();

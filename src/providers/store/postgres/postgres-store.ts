@@ -130,7 +130,9 @@ export class PostgresStore implements Store {
    */
   private async read<R>(work: (db: DbTransaction) => Promise<R>): Promise<R> {
     const unit = this.current();
-    if (unit?.db) return this.inTurn(unit, () => work(unit.db!));
+    // From inside a running transaction (a service it calls reads the view) the read goes at
+    // once: waiting for the unit's turn would wait for that transaction, which waits for it.
+    if (unit?.db) return this.inTransaction.getStore() ? work(unit.db) : this.inTurn(unit, () => work(unit.db!));
     try {
       return await work(DbTransaction.reader(this.sql, this.sequences));
     } catch (error) {
