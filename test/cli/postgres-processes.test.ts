@@ -205,3 +205,24 @@ describe.skipIf(skip !== null)('a PostgreSQL world whose database goes away', ()
     expect(sent.status).toBe(201);
   });
 });
+
+describe.skipIf(skip !== null)('events of one process on the other', () => {
+  it('streams an event committed through one process to a dashboard stream open on the other', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase();
+    const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
+    const controller = new AbortController();
+    t.onTestFinished(() => controller.abort());
+    const stream = await fetch(`${b.url}/_dashboard/events/stream?after=0`, { signal: controller.signal });
+    expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = stream.body!.getReader();
+    await agent(a.url, 'streamed');
+    let text = '';
+    while (!text.includes('agent.created')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    expect(text).toContain('agent.created');
+    expect(text).toMatch(/^id: 1$/m);
+  });
+});
