@@ -7,7 +7,7 @@ import { validateSnapshotRows } from './snapshot-validation.js';
 export function controlHandlers(sim: SimControl): BoundRoute[] {
   return [
     bindRoute(routes.createAgent, (_context, { body }) => sim.createAgent(body)),
-    bindRoute(routes.getClock, () => sim.clock()),
+    bindRoute(routes.getClock, () => sim.worldClock()),
     bindRoute(routes.advanceClock, (_context, { body }) => sim.advance(body)),
     bindRoute(routes.listEvents, (_context, { query }) => sim.events(query.after, query.limit)),
     bindRoute(routes.snapshot, () => sim.snapshot()),

@@ -45,6 +45,12 @@ export class SimControl {
     return { now: toIso(this.deps.clock.now()) };
   }
 
+  /** The service time after catching up with other processes of a shared world (the control plane's answer). */
+  async worldClock(): Promise<ClockState> {
+    if (this.deps.store.shared) await this.catchUp();
+    return this.clock();
+  }
+
   /**
    * Moves simulated time by `seconds` or to `to`, running everything due in time order.
    * @throws ApiError 400 invalid_request (live clock, bad or past instant)

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import postgres from 'postgres';
 import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
 import { startThrowawayPostgres } from '../support/throwaway-postgres.js';
+import { startReceiver } from '../core/webhooks/webhook-receiver.js';
 import { CLI_TEST_TIMEOUT_MS, killAll, launch, runToEnd, waitForLine } from './cli-process.js';
 import { ensureBuilt } from './ensure-built.js';
 
@@ -107,6 +108,9 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     const database = await freshDatabase();
     const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
     const texter = await agent(a.url, 'texter');
+    const receiver = await startReceiver();
+    t.onTestFinished(() => receiver.close());
+    expect((await call(b.url, 'POST', '/v1/webhooks', { key: texter.key, body: { url: receiver.url } })).status).toBe(201);
     const sms = await call(a.url, 'POST', '/v1/phone/sms', { key: texter.key, body: { to: '+14155550100', body: 'hello' } });
     expect(sms.status, JSON.stringify(sms.body)).toBe(201);
     const advanced = await call(b.url, 'POST', '/_sim/clock/advance', { body: { seconds: 3600 } });
@@ -114,10 +118,18 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     const shown = await call(a.url, 'GET', `/v1/phone/sms/${sms.body.message_id}`, { key: texter.key });
     expect(shown.body.status).toBe('delivered');
     const events = (await call(a.url, 'GET', '/_sim/events?limit=200')).body.events as Array<{ type: string; data: Record<string, unknown> }>;
-    const statuses = events.filter((event) => event.type.startsWith('phone.sms') && event.data.message_id === sms.body.message_id).map((event) => event.data.status ?? event.type);
-    expect(new Set(statuses).size).toBe(statuses.length);
+    const statuses = events.filter((event) => event.type === 'sms.status_changed' && event.data.message_id === sms.body.message_id).map((event) => event.data.status);
+    expect(statuses).toEqual(['queued', 'sent', 'delivered']);
+    // One webhook delivery per event, whichever process ran its job.
+    const smsEvents = events.filter((event) => event.type === 'sms.status_changed' && event.data.message_id === sms.body.message_id);
+    await receiver.waitFor(smsEvents.length);
+    const later = await call(a.url, 'POST', '/_sim/clock/advance', { body: { seconds: 3600 } });
+    const ids = receiver.received.filter((delivery) => delivery.body.data.message_id === sms.body.message_id).map((delivery) => delivery.body.id);
+    expect(ids).toHaveLength(smsEvents.length);
+    expect(new Set(ids).size).toBe(ids.length);
     // Both processes read the same clock afterwards.
-    expect((await call(a.url, 'GET', '/_sim/clock')).body.now).toBe(advanced.body.now);
+    expect(later.body.now > advanced.body.now).toBe(true);
+    expect((await call(b.url, 'GET', '/_sim/clock')).body.now).toBe(later.body.now);
   });
 
   it('shows files and memories written through one process through the other', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
