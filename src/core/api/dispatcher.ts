@@ -127,11 +127,12 @@ export class Dispatcher {
     } catch (error) {
       if (error instanceof UploadReplay) return replayed(error.outcome);
       if (this.deadlines && context.deadline !== undefined && !(error instanceof ApiError) && this.deadlines.now() >= context.deadline) {
-        // DECISIONS.md has no timeout code: the closest is 500 internal_error. It is not a bug,
-        // so it is not reported as one; the message says what happened.
-        return errorResult(new ApiError('internal_error', `the request's outside calls did not finish within its deadline of ${this.deadlines.ms} ms`));
+        // Not a bug, so not reported as one. Handlers write nothing once their outside call was cut
+        // (DECISIONS.md: nothing of the request is kept), and the key layer stores no 504.
+        return errorResult(new ApiError('upstream_timeout', `the request's outside calls did not finish within its deadline of ${this.deadlines.ms} ms`));
       }
-      if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
+      // A call cut by its caller going away or the runtime closing is not a bug either.
+      if (!(error instanceof ApiError) && !context.signal.aborted) this.onInternalError(error, definition.id);
       return errorResult(toApiError(error));
     }
   }

@@ -13,6 +13,7 @@ import { MemoryStore } from '../../../src/providers/store/memory-store.js';
 import { TwilioTelephony } from '../../../src/providers/telephony/twilio-telephony.js';
 import { requestDeadlines } from '../../../src/runtime/request-deadlines.js';
 import { SimClock } from '../../../src/sim/sim-clock.js';
+import { WasmSandbox } from '../../../src/providers/sandbox/wasm-sandbox.js';
 import { orIfLate, whileCollecting } from '../../support/gc.js';
 
 const slow = defineRoute({ id: 'test.slow', method: 'GET', path: '/slow', auth: 'public', tag: 'test', summary: 'waits for its signal', response: z.object({ ok: z.boolean() }), status: 200 });
@@ -36,11 +37,11 @@ function dispatcherWith(timeoutMs: number | undefined, seen: CallContext[]): Dis
 }
 
 describe('the deadline of a call', () => {
-  it('aborts the signal at the deadline and answers 500 internal_error saying why', async () => {
+  it('aborts the signal at the deadline and answers 504 upstream_timeout saying why', async () => {
     const seen: CallContext[] = [];
     const result = await dispatcherWith(50, seen).dispatch({ routeId: 'test.slow' });
-    expect(result.status).toBe(500);
-    expect(result.body).toEqual({ error: { code: 'internal_error', message: "the request's outside calls did not finish within its deadline of 50 ms" } });
+    expect(result.status).toBe(504);
+    expect(result.body).toEqual({ error: { code: 'upstream_timeout', message: "the request's outside calls did not finish within its deadline of 50 ms" } });
     expect(seen[0]!.signal.aborted).toBe(true);
     expect(typeof seen[0]!.deadline).toBe('number');
   });
@@ -48,7 +49,7 @@ describe('the deadline of a call', () => {
   it('aborts at the deadline while garbage collections run (AbortSignal.timeout inside AbortSignal.any is lost to them)', async () => {
     const calls = Array.from({ length: 20 }, () => dispatcherWith(20, []).dispatch({ routeId: 'test.slow' }));
     const outcomes = await whileCollecting(() => Promise.all(calls.map((call) => orIfLate(call.then((result) => result.status), 'still waiting'))));
-    expect(outcomes).toEqual(Array.from({ length: 20 }, () => 500));
+    expect(outcomes).toEqual(Array.from({ length: 20 }, () => 504));
   });
 
   it('sets no deadline unless one is configured', () => {
@@ -86,4 +87,37 @@ describe('a carrier that never answers', () => {
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ status: 'failed', error_code: '30008' });
   });
+});
+
+describe('a compute run cut by the deadline', () => {
+  let runtime: Runtime | undefined;
+  let sandbox: WasmSandbox | undefined;
+  afterEach(async () => {
+    await runtime?.close();
+    await sandbox?.close();
+  });
+
+  it('answers 504 upstream_timeout and keeps nothing: no file, no event, no stored key', async () => {
+    sandbox = new WasmSandbox({ size: 1 });
+    sandbox.warm(['bash']);
+    runtime = await createRuntime({ providers: { sandbox }, requestTimeoutMs: 1_500 });
+    const ann = await runtime.createAgent({ name: 'ann' });
+    const run = (code: string, idempotencyKey?: string) =>
+      runtime!.dispatch({ routeId: 'compute.run', bearer: ann.api_key, idempotencyKey: idempotencyKey ?? null, body: { runtime: 'bash', code, timeout_seconds: 60 } });
+    // Loaded once before the deadline matters: the first run of a worker loads the interpreter.
+    expect((await run('echo warm')).status).toBe(200);
+    const cut = await run('echo kept > /cut.txt; while true; do :; done', 'cut-1');
+    expect(cut.status).toBe(504);
+    expect(cut.body).toEqual({ error: { code: 'upstream_timeout', message: "the request's outside calls did not finish within its deadline of 1500 ms" } });
+    const file = await runtime.dispatch({ routeId: 'compute.readFs', bearer: ann.api_key, query: { path: '/cut.txt' } });
+    expect(file.status).toBe(404);
+    const events = await runtime.dispatch({ routeId: 'sim.listEvents', query: { after: '0', limit: '100' } });
+    const completed = (events.body as { events: Array<{ type: string; data: unknown }> }).events.filter((event) => event.type === 'compute.run.completed');
+    expect(completed.map((event) => event.data)).toEqual([{ runtime: 'bash', exit_code: 0 }]);
+    // Nothing was stored under the key: the retry runs again instead of replaying the 504.
+    const retried = await run('echo again', 'cut-1');
+    expect(retried.status).toBe(200);
+    expect(retried.headers['Idempotent-Replayed']).toBeUndefined();
+    expect(retried.body).toMatchObject({ stdout: 'again\n', exit_code: 0 });
+  }, 60_000);
 });
