@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY_MAX, type ClaimedKey, type IdempotencyKeys, type Stored
 import { isUploadedFile, type ReceivedUpload, type UploadedFile } from './binary.js';
 import type { BoundRoute, CallContext, RouteDefinition } from './route.js';
 import { parseInput } from './validation.js';
-import { illFormedPath } from '../shared/unicode.js';
+import { illFormedPath, MAX_NESTING, NestedTooDeep } from '../shared/unicode.js';
 
 /** A request in transport-neutral form: what the HTTP shim and in-process clients both send. */
 export interface DispatchRequest {
@@ -247,7 +247,8 @@ function checkIdempotencyKey(key: string): void {
 /**
  * DECISIONS.md: text is Unicode. A string holding an unpaired UTF-16 surrogate anywhere in the
  * path parameters, query or JSON body is refused before validation, so it is never stored or echoed.
- * @throws ApiError 400 invalid_request on the dotted path of the first such string
+ * The same walk refuses a body nested deeper than 256 levels, before anything recursive sees it.
+ * @throws ApiError 400 invalid_request on the dotted path of the first such string, or for nesting
  */
 function checkUnicode(request: DispatchRequest, definition: RouteDefinition): void {
   refuseIllFormed(request.params);
@@ -255,9 +256,15 @@ function checkUnicode(request: DispatchRequest, definition: RouteDefinition): vo
   if (!definition.upload) refuseIllFormed(request.body);
 }
 
-/** @throws ApiError 400 invalid_request on the dotted path of the first ill-formed string of `value` */
+/** @throws ApiError 400 invalid_request on the dotted path of the first ill-formed string of `value`, or past {@link MAX_NESTING} levels */
 function refuseIllFormed(value: unknown): void {
-  const path = illFormedPath(value);
+  let path: string | undefined;
+  try {
+    path = illFormedPath(value);
+  } catch (error) {
+    if (error instanceof NestedTooDeep) throw new ApiError('invalid_request', `expected JSON nested at most ${MAX_NESTING} levels deep, got deeper`);
+    throw error;
+  }
   if (path === undefined) return;
   const param = path || undefined;
   throw new ApiError('invalid_request', `${param ? `${param}: ` : ''}expected Unicode text, got a string with an unpaired UTF-16 surrogate`, param);
