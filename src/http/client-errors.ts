@@ -1,5 +1,4 @@
 import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../core/shared/api-error.js';
 
@@ -35,12 +34,15 @@ export function refusalOf(error: Error & { code?: string }): ApiError | undefine
 
 /**
  * The server's `clientError` listener: answers the refusal as JSON in the DECISIONS.md error shape
- * (Node's own answer has an empty body), then closes the connection. A connection that already
- * carried bytes of an answer is only closed: a second status line would corrupt it.
+ * (Node's own answer has an empty body), then closes the connection. A connection whose current
+ * answer has begun is only closed: a second status line would corrupt it. (A keep-alive
+ * connection's earlier answers are complete, so a malformed later request is still answered.)
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   const refusal = refusalOf(error);
-  if (!refusal || !socket.writable || (socket as Partial<Socket>).bytesWritten !== 0) {
+  // The answer in progress on this connection, if any (Node's own clientError handling asks the same).
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (!refusal || !socket.writable || answering?.headersSent) {
     socket.destroy();
     return;
   }

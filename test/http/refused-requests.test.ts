@@ -163,6 +163,22 @@ describe('requests Node refuses before routing (a real socket)', () => {
     expectJsonError(await exchange(s, 'POST /_sim/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'), 400, 'invalid_request');
   });
 
+  it('answers a malformed request after a complete one on the same keep-alive connection', async () => {
+    const s = await open();
+    const socket = connectTcp(s.port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /_sim/clock HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+    socket.write('NOT A REQUEST\r\n\r\n');
+    await closed;
+    expect(text.startsWith('HTTP/1.1 200 ')).toBe(true);
+    const second = text.slice(text.indexOf('HTTP/1.1 400 '));
+    expect(second).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'invalid_request' } });
+  });
+
   it('answers a client that stalls with 408 request_timeout', async () => {
     const s = await open({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
     const stalledHeaders = await exchange(s, 'GET /v1/agent HTTP/1.1\r\nHost: x\r\n');
