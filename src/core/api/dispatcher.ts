@@ -126,7 +126,7 @@ export class Dispatcher {
       return { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
     } catch (error) {
       if (error instanceof UploadReplay) return replayed(error.outcome);
-      if (this.deadlines && context.deadline !== undefined && !(error instanceof ApiError) && this.deadlines.now() >= context.deadline) {
+      if (this.deadlines && context.deadline !== undefined && !(error instanceof ApiError) && (this.deadlines.now() >= context.deadline || deadlineFired.get(context)?.aborted)) {
         // Not a bug, so not reported as one. Handlers write nothing once their outside call was cut
         // (DECISIONS.md: nothing of the request is kept), and the key layer stores no 504.
         return errorResult(new ApiError('upstream_timeout', `the request's outside calls did not finish within its deadline of ${this.deadlines.ms} ms`));
@@ -187,7 +187,10 @@ export class Dispatcher {
         headers,
         deadline,
         get signal() {
-          return (signal ??= AbortSignal.any([base, deadlines.after(Math.max(0, deadline - deadlines.now()))]));
+          if (signal) return signal;
+          const timer = deadlines.after(Math.max(0, deadline - deadlines.now()));
+          deadlineFired.set(context, timer);
+          return (signal = AbortSignal.any([base, timer]));
         },
       };
     }
@@ -230,6 +233,13 @@ export class Dispatcher {
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The deadline timer of each call whose handler read its signal. A timer may fire a fraction of a
+ * millisecond before the monotonic clock reaches the deadline, so "the deadline passed" is asked of
+ * the timer as well as of the clock.
+ */
+const deadlineFired = new WeakMap<CallContext, AbortSignal>();
 
 /** The uploaded file of an upload route. @throws ApiError 400 invalid_request on `field` when there is none */
 function uploadOf(body: unknown, field: string): UploadedFile {
