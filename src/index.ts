@@ -24,7 +24,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
 export { Runtime } from './runtime/create-runtime.js';
 export type { RuntimeOptions, ProviderOverrides } from './runtime/runtime-options.js';
 export type { SimControl } from './runtime/sim-control.js';
-export { serve, type RunningServer } from './http/serve.js';
+export { serve, type RunningServer, type ServeOptions } from './http/serve.js';
 export { connect, connectSim, httpTransport, type ConnectOptions } from './http/connect.js';
 export { ApiError, ERROR_STATUS, type ErrorCode, type ErrorBody } from './core/shared/api-error.js';
 export { createAgentClient, createSimClient, AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES, type AgentClient, type SimClient, type Transport, type CallOptions, type CallInput } from './runtime/clients.js';

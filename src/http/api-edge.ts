@@ -34,9 +34,16 @@ export interface ApiAnswer {
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
 
-/** The JSON answer of an ApiError, with extra headers (e.g. `Allow`). */
+/** The JSON answer of an ApiError, with its own headers (`Connection: close` on an announced 413) and extra ones (e.g. `Allow`). */
 export function errorAnswer(error: ApiError, headers?: Record<string, string>): ApiAnswer {
-  return { status: error.status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : JSON_HEADERS, body: JSON.stringify(error.toBody()) };
+  const own = error.headers;
+  let hasOwn = false;
+  for (const _ in own) {
+    hasOwn = true;
+    break;
+  }
+  const extra = hasOwn ? { ...own, ...headers } : headers;
+  return { status: error.status, headers: extra ? { 'content-type': JSON_TYPE, ...extra } : JSON_HEADERS, body: JSON.stringify(error.toBody()) };
 }
 
 /** The 405 of a path that exists without this method. */

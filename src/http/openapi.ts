@@ -67,11 +67,14 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'Missing, malformed or unknown credentials',
   402: 'Insufficient funds',
   404: 'Not found',
+  408: 'The client stalled before its request was complete',
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
   429: 'Rate limited (with Retry-After)',
+  431: 'Request line or headers over 16 KB',
   500: 'Internal error',
+  504: 'A configured request deadline passed during an outside call; nothing was kept',
 };
 
 /** One response per error status the operation can answer, each naming its codes. */

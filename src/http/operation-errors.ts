@@ -10,7 +10,7 @@ import type { ErrorCode } from '../core/shared/api-error.js';
 const AREA_ERRORS: Record<string, readonly ErrorCode[]> = {
   'identity.updateProfile': [],
   'identity.getPublicProfile': ['not_found'],
-  'compute.run': ['quota_exceeded', 'payload_too_large', 'conflict'],
+  'compute.run': ['quota_exceeded', 'payload_too_large', 'conflict', 'upstream_timeout'],
   'compute.listFs': ['not_found', 'conflict'],
   'compute.writeFs': ['quota_exceeded', 'payload_too_large', 'conflict'],
   'compute.readFs': ['not_found', 'conflict'],
@@ -57,6 +57,9 @@ export function errorCodesOf(route: RouteDefinition): ErrorCode[] {
     codes.add('unsupported_media_type');
   }
   for (const code of AREA_ERRORS[route.id] ?? []) codes.add(code);
+  // Refused before routing (DECISIONS.md): a URL or headers over 16 KB, a client that stalls.
+  codes.add('request_timeout');
+  codes.add('headers_too_large');
   codes.add('internal_error');
   return [...codes];
 }

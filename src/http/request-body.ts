@@ -1,6 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { ApiError } from '../core/shared/api-error.js';
+import { lingerThenDestroy } from './client-errors.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -9,37 +11,48 @@ export function tooLarge(limit: number): ApiError {
   return new ApiError('payload_too_large', `request body over ${limit} bytes`);
 }
 
-/** A declared Content-Length over `limit`: refused before a byte is read. @throws ApiError 413 payload_too_large */
-function checkDeclaredLength(declared: string | null | undefined, limit: number): void {
-  if (declared !== undefined && declared !== null && declared !== '' && Number(declared) > limit) throw tooLarge(limit);
+/** The 413 of a body whose Content-Length is over `limit`: answered at once, and the connection closed. */
+function announcedTooLarge(limit: number, declared: string): ApiError {
+  return new ApiError('payload_too_large', `request body over ${limit} bytes (Content-Length: ${declared})`, undefined, { connection: 'close' });
+}
+
+/** Whether a declared Content-Length is over `limit`. */
+function declaredOver(declared: string | null | undefined, limit: number): declared is string {
+  return declared !== undefined && declared !== null && declared !== '' && Number(declared) > limit;
 }
 
 /**
- * Most bytes of a refused body read and discarded before the 413 is answered: clients such as
- * fetch send the whole body before they read the answer, and a connection closed under them (the
- * kernel resets a socket closed with unread bytes) reports a network error instead of the 413.
+ * Most bytes of a body that grows past its limit without having announced it (chunked) read and
+ * discarded before the 413 is answered: clients such as fetch send the whole body before they
+ * read the answer, and a connection closed under them reports a network error instead of the 413.
  */
 export const DRAIN_LIMIT = 1024 * 1024 * 1024;
 
 /**
- * The whole body of a Node request, read as it arrives. Past `limit` bytes (or at once when its
- * Content-Length says it will pass it) nothing more is kept: the rest is read and discarded, up
- * to {@link DRAIN_LIMIT}, and then the 413 is answered, so the client sees it.
+ * The whole body of a Node request, read as it arrives. A Content-Length over `limit` is refused
+ * at once, before a byte is read (DECISIONS.md), with `Connection: close`; the socket then closes
+ * gently (lingerThenDestroy), so the client reads the 413 rather than a reset. A body without a
+ * length that grows past `limit` keeps nothing more: the rest is read and discarded, up to
+ * {@link DRAIN_LIMIT}, and then the 413 is answered.
  * @throws ApiError 413 payload_too_large; 400 invalid_request when the client aborts mid-body
  */
 export function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array> {
   const declared = request.headers['content-length'];
-  let refused = false;
-  try {
-    checkDeclaredLength(declared, limit);
-  } catch (error) {
-    if (Number(declared) > DRAIN_LIMIT) return Promise.reject(error);
-    refused = true;
+  if (declaredOver(declared, limit)) {
+    const socket = request.socket as Socket & { destroySoon?: () => void };
+    // Node closes a `Connection: close` answer's socket with destroySoon, which resets a socket
+    // holding unread bytes: close it by FIN and let the client's last bytes in first.
+    socket.destroySoon = () => {
+      socket.end();
+      lingerThenDestroy(socket);
+    };
+    return Promise.reject(announcedTooLarge(limit, declared));
   }
-  if (request.readableEnded) return refused ? Promise.reject(tooLarge(limit)) : Promise.resolve(EMPTY);
+  if (request.readableEnded) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let refused = false;
     const cleanup = () => {
       request.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
     };
@@ -77,7 +90,11 @@ export function readNodeBody(request: IncomingMessage, limit: number): Promise<U
  * @throws ApiError 413 payload_too_large; 400 invalid_request when the body stream fails
  */
 export async function readWebBody(request: Request, limit: number): Promise<Uint8Array> {
-  checkDeclaredLength(request.headers.get('content-length'), limit);
+  const declared = request.headers.get('content-length');
+  if (declaredOver(declared, limit)) {
+    await request.body?.cancel().catch(() => {});
+    throw announcedTooLarge(limit, declared);
+  }
   if (!request.body) return EMPTY;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -108,6 +125,13 @@ export function isJsonType(contentType: string | undefined): boolean {
   return type === 'application/json' || (type.endsWith('+json') && type.includes('/'));
 }
 
+/** The `charset` parameter of a Content-Type, lower-cased and unquoted, or undefined when it has none. */
+export function charsetOf(contentType: string): string | undefined {
+  if (contentType.indexOf(';') < 0) return undefined;
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^\s;]*))/i.exec(contentType);
+  return match ? (match[1] ?? match[2] ?? '').toLowerCase() : undefined;
+}
+
 /** Whether a Content-Type is `multipart/form-data`. */
 export function isMultipartType(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(contentType);
@@ -115,12 +139,16 @@ export function isMultipartType(contentType: string | undefined): boolean {
 
 /**
  * The JSON value of a request body: undefined when the body is empty or only whitespace.
- * @throws ApiError 415 unsupported_media_type when a body is sent without a JSON Content-Type;
- *   400 invalid_request when it is not UTF-8 or not JSON
+ * @throws ApiError 415 unsupported_media_type when a body is sent without a JSON Content-Type or
+ *   with a charset other than utf-8; 400 invalid_request when it is not UTF-8 or not JSON
  */
 export function jsonOf(bytes: Uint8Array, contentType: string | undefined): unknown {
   if (bytes.byteLength === 0) return undefined;
   if (!isJsonType(contentType)) throw new ApiError('unsupported_media_type', 'a request body must be JSON, sent with Content-Type: application/json');
+  const charset = charsetOf(contentType!);
+  if (charset !== undefined && charset !== 'utf-8') {
+    throw new ApiError('unsupported_media_type', `a JSON body is UTF-8: expected charset=utf-8 or none, got charset=${charset.slice(0, 40)}`);
+  }
   if (!isUtf8(bytes)) throw new ApiError('invalid_request', 'the request body is not valid UTF-8');
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (text.trim() === '') return undefined;

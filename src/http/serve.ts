@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime/create-runtime.js';
+import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { createApp, underPrefix } from './create-app.js';
 
 /** A listening server. */
@@ -10,6 +11,18 @@ export interface RunningServer {
   port: number;
   /** Stops listening and waits for open connections to end. */
   close(): Promise<void>;
+}
+
+/** Where and how {@link serve} listens. */
+export interface ServeOptions {
+  /** Port to listen on (default 8787; 0 picks a free one). */
+  port?: number;
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** A client that has not sent its whole request line and headers by then is answered 408 `request_timeout` (default 60 s). */
+  headersTimeoutMs?: number;
+  /** A client that has not sent its whole request (body included) by then is answered 408 `request_timeout` (default 300 s). */
+  requestTimeoutMs?: number;
 }
 
 /** Path of an upgrade request's target (origin-form or absolute-form), or null when unreadable. */
@@ -25,13 +38,29 @@ function upgradePath(target: string): string | null {
  * Serves a runtime over HTTP on `host:port` (port 0 picks a free one) with `node:http`: API
  * requests are answered straight from Node's request and response objects (see createApp), and a
  * WebSocket upgrade goes to the area `upgrade` edge whose prefix its path is under (any other
- * upgrade is answered 404 and its socket destroyed). Unless the runtime was configured with its
- * URLs, `{base_url}` becomes the listen address.
+ * upgrade is answered 404 and its socket destroyed). Requests Node's parser refuses before routing
+ * get the DECISIONS.md JSON error: 400 `invalid_request` (malformed, conflicting lengths), 431
+ * `headers_too_large` (request line and headers over 16 KB), 408 `request_timeout` (a client
+ * that stalls). Unless the runtime was configured with its URLs, `{base_url}` becomes the listen
+ * address.
  */
-export function serve(runtime: Runtime, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+export function serve(runtime: Runtime, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const app = createApp(runtime);
-  const server = createServer((request, response) => app.handle(request, response));
+  const headersTimeout = options.headersTimeoutMs ?? 60_000;
+  const requestTimeout = Math.max(headersTimeout, options.requestTimeoutMs ?? 300_000);
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      headersTimeout,
+      requestTimeout,
+      // Node looks for stalled requests on this interval; a stall is answered within it.
+      connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
+    },
+    (request, response) => app.handle(request, response),
+  );
+  // Requests Node's parser refuses (malformed, over 16 KB of headers, stalled) answer in JSON too.
+  server.on('clientError', answerClientError);
   const upgrades = runtime.edges().flatMap((edge) => (edge.kind === 'upgrade' ? [edge] : []));
   server.on('upgrade', (request, socket, head) => {
     const path = upgradePath(request.url ?? '/');

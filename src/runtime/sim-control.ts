@@ -9,7 +9,7 @@ import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import type { IdentityService } from '../core/identity/identity.service.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Scheduler } from '../core/services/scheduler.js';
-import { parseIso, toIso } from '../core/shared/time.js';
+import { LATEST_TIME_ISO, LATEST_TIME_MS, parseIso, toIso } from '../core/shared/time.js';
 
 /** What the control plane needs from the runtime. */
 export interface SimControlDeps {
@@ -53,7 +53,7 @@ export class SimControl {
 
   /**
    * Moves simulated time by `seconds` or to `to`, running everything due in time order.
-   * @throws ApiError 400 invalid_request (live clock, bad or past instant)
+   * @throws ApiError 400 invalid_request (live clock, bad or past instant, past 9999-12-31T23:59:59.999Z)
    */
   async advance(body: ClockMove): Promise<ClockState> {
     const clock = this.deps.controllableClock;
@@ -94,8 +94,12 @@ export class SimControl {
       const target = parseIso(body.to);
       if (target === undefined) throw new ApiError('invalid_request', 'to: must be an ISO 8601 date-time', 'to');
       if (target < clock.now()) throw new ApiError('invalid_request', 'to: must not be in the past', 'to');
+      if (target > LATEST_TIME_MS) throw new ApiError('invalid_request', `to: expected an instant no later than ${LATEST_TIME_ISO}, got ${body.to}`, 'to');
       await clock.advanceTo(toIso(target));
     } else {
+      if (clock.now() + Math.round(body.seconds * 1000) > LATEST_TIME_MS) {
+        throw new ApiError('invalid_request', `seconds: expected at most ${Math.floor((LATEST_TIME_MS - clock.now()) / 1000)} (the clock stops at ${LATEST_TIME_ISO}), got ${body.seconds}`, 'seconds');
+      }
       await clock.advance(body.seconds);
     }
     await this.deps.changed();
@@ -135,7 +139,7 @@ export class SimControl {
       throw new ApiError('invalid_request', `service_domain: snapshot is of ${snapshot.service_domain}, not ${this.deps.serviceDomain}`, 'service_domain');
     }
     const now = parseIso(snapshot.clock.now);
-    if (now === undefined) throw new ApiError('invalid_request', 'clock.now: must be an ISO 8601 date-time', 'clock.now');
+    if (now === undefined || now > LATEST_TIME_MS) throw new ApiError('invalid_request', `clock.now: must be an ISO 8601 date-time no later than ${LATEST_TIME_ISO}`, 'clock.now');
     // Alone: after every request and job under way has ended and its writes are durable, and
     // before any new one starts, so no request straddles the two worlds. A pending commit that
     // fails is that commit's failure (500), not a fault of the snapshot.

@@ -1,7 +1,7 @@
 import { injectable } from '../core/shared/di.js';
 import type { TimerCallback, TimerHandle } from '../core/ports/clock.js';
 import type { ControllableClock } from '../core/ports/controllable-clock.js';
-import { parseIso } from '../core/shared/time.js';
+import { LATEST_TIME_ISO, LATEST_TIME_MS, parseIso } from '../core/shared/time.js';
 
 interface Timer {
   at: number;
@@ -74,6 +74,8 @@ export class SimClock implements ControllableClock {
   private serialised(target: () => number): Promise<number> {
     const run = this.advancing.then(async () => {
       const to = target();
+      // Past it no timestamp keeps its format (DECISIONS.md); the control plane refuses such a move first.
+      if (to > LATEST_TIME_MS) throw new RangeError(`the simulated clock stops at ${LATEST_TIME_ISO}`);
       // A failing timer must not strand the clock mid-way or skip later work: run everything
       // due, reach the target, then report the failures.
       const failures: unknown[] = [];

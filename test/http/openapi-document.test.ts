@@ -91,7 +91,9 @@ describe('the OpenAPI document, generated', () => {
     expect(body('/v1/agent', 'patch').properties.avatar_url.anyOf[0].pattern).toMatch(/^\^\(\?:\[Hh\]\[Tt\]\[Tt\]\[Pp\]\[Ss\]\):\/\//);
     const send = doc.paths['/v1/wallet/send'].post;
     expect(send.responses['402'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['insufficient_funds']);
-    expect(Object.keys(send.responses).sort()).toEqual(['201', '400', '401', '402', '404', '409', '413', '415', '500']);
+    expect(Object.keys(send.responses).sort()).toEqual(['201', '400', '401', '402', '404', '408', '409', '413', '415', '431', '500']);
+    expect(Object.keys(doc.paths['/v1/compute/run'].post.responses)).toContain('504');
+    expect(doc.paths['/v1/compute/run'].post.responses['504'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['upstream_timeout']);
     expect(send.parameters.find((p: any) => p.name === 'Idempotency-Key').schema).toEqual({ type: 'string', minLength: 1, maxLength: 255 });
     expect(Object.keys(doc.paths['/v1/compute/browser/sessions'].post.responses)).toContain('429');
     expect(Object.keys(doc.paths['/files/files/{file_id}'].get.responses['200'].content)).toEqual(['*/*']);
@@ -108,5 +110,54 @@ describe('the OpenAPI document, generated', () => {
     expect(advance({ seconds: 5 })).toBe(true);
     expect(advance({ seconds: 5, to: '2030-01-01T00:00:00Z' })).toBe(false);
     expect(advance({})).toBe(false);
+  });
+
+  it('states the rules the server enforces, and the server refuses what the document calls invalid', async () => {
+    const doc = openApiDocument(runtime.routes(), runtime.config) as any;
+    const ajv = documentAjv();
+    const bodyOf = (path: string, method: string) => ajv.compile(doc.paths[path][method].requestBody.content['application/json'].schema);
+    const alice = await runtime.createAgent({ name: 'alice', balances: { usd: '100', eth: '1' } });
+    const call = (routeId: string, body: unknown, query?: Record<string, string>) => runtime.dispatch({ routeId, bearer: alice.api_key, body, ...(query ? { query } : {}) });
+
+    // fs: content is canonical Base64, paths are absolute.
+    const write = bodyOf('/v1/compute/fs', 'put');
+    expect(doc.paths['/v1/compute/fs'].put.requestBody.content['application/json'].schema.properties.content.contentEncoding).toBe('base64');
+    expect(write({ path: '/a.txt', content: 'aGk=' })).toBe(true);
+    for (const bad of [{ path: '/a.txt', content: 'aGk' }, { path: '/a.txt', content: 'not base64!' }, { path: 'a.txt', content: 'aGk=' }]) {
+      expect(write(bad), JSON.stringify(bad)).toBe(false);
+      expect((await call('compute.writeFs', bad)).status, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await call('compute.writeFs', { path: '/a.txt', content: 'aGk=' })).status).toBe(200);
+    const read = doc.paths['/v1/compute/fs/content'].get.parameters.find((p: any) => p.name === 'path').schema;
+    expect(ajv.compile(read)('relative/a.txt')).toBe(false);
+    expect((await call('compute.readFs', undefined, { path: 'relative/a.txt' })).status).toBe(400);
+
+    // webhooks: events are "*" or delivered types.
+    const webhook = bodyOf('/v1/webhooks', 'post');
+    expect(doc.paths['/v1/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items.enum).toContain('sms.status_changed');
+    expect(webhook({ url: 'https://example.com/h', events: ['sms.status_changed', '*'] })).toBe(true);
+    expect(webhook({ url: 'https://example.com/h', events: ['sms.nonsense'] })).toBe(false);
+    expect((await call('webhooks.create', { url: 'https://example.com/h', events: ['sms.nonsense'] })).status).toBe(400);
+
+    // wallet: each asset takes its own decimal places, and amounts are positive.
+    const send = bodyOf('/v1/wallet/send', 'post');
+    expect(send({ to: 'bob', amount: '1.25', asset: 'usd' })).toBe(true);
+    expect(send({ to: 'bob', amount: '1.000000000000000001', asset: 'eth' })).toBe(true);
+    for (const bad of [
+      { to: 'alice', amount: '1.255', asset: 'usd' },
+      { to: 'alice', amount: '1.0000000000000000001', asset: 'eth' },
+      { to: 'alice', amount: '0.00', asset: 'usd' },
+      { to: 'alice', amount: '1'.repeat(31), asset: 'usd' },
+    ]) {
+      expect(send(bad), JSON.stringify(bad)).toBe(false);
+      const answer = await call('wallet.send', bad);
+      expect(answer.status, JSON.stringify(bad)).toBe(400);
+      expect((answer.body as { error: { code: string } }).error.code).toBe('invalid_amount');
+    }
+    expect(bodyOf('/v1/wallet/invoices', 'post')({ to: 'bob', amount: '1.5', currency: 'usdc' })).toBe(true);
+    expect(bodyOf('/v1/wallet/invoices', 'post')({ to: 'bob', amount: '1.5000001', currency: 'usdc' })).toBe(false);
+    const agent = bodyOf('/_sim/agents', 'post');
+    expect(agent({ name: 'carol', balances: { usd: '0', sol: '1.123456789' } })).toBe(true);
+    expect(agent({ name: 'carol', balances: { sol: '1.1234567891' } })).toBe(false);
   });
 });

@@ -175,4 +175,12 @@ describe('sim clock with a failing timer', () => {
     expect(ran).toEqual([2_000]);
     expect(clock.now()).toBe(5_000);
   });
+
+  it('never passes 9999-12-31T23:59:59.999Z, the last instant the timestamp form can write', async () => {
+    const clock = new SimClock(Date.parse('9999-12-31T23:59:59.000Z'));
+    await expect(clock.advance(1)).rejects.toThrow(RangeError);
+    await expect(clock.advanceTo('9999-12-31T23:59:59.999-01:00')).rejects.toThrow(RangeError);
+    expect(await clock.advance(0.999)).toBe(Date.parse('9999-12-31T23:59:59.999Z'));
+    expect(new Date(clock.now()).toISOString()).toBe('9999-12-31T23:59:59.999Z');
+  });
 });

@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY_MAX, type ClaimedKey, type IdempotencyKeys, type Stored
 import { isUploadedFile, type ReceivedUpload, type UploadedFile } from './binary.js';
 import type { BoundRoute, CallContext, RouteDefinition } from './route.js';
 import { parseInput } from './validation.js';
-import { illFormedPath } from '../shared/unicode.js';
+import { illFormedPath, MAX_NESTING, NestedTooDeep } from '../shared/unicode.js';
 
 /** A request in transport-neutral form: what the HTTP shim and in-process clients both send. */
 export interface DispatchRequest {
@@ -126,12 +126,13 @@ export class Dispatcher {
       return { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
     } catch (error) {
       if (error instanceof UploadReplay) return replayed(error.outcome);
-      if (this.deadlines && context.deadline !== undefined && !(error instanceof ApiError) && this.deadlines.now() >= context.deadline) {
-        // DECISIONS.md has no timeout code: the closest is 500 internal_error. It is not a bug,
-        // so it is not reported as one; the message says what happened.
-        return errorResult(new ApiError('internal_error', `the request's outside calls did not finish within its deadline of ${this.deadlines.ms} ms`));
+      if (this.deadlines && context.deadline !== undefined && !(error instanceof ApiError) && (this.deadlines.now() >= context.deadline || deadlineFired.get(context)?.aborted)) {
+        // Not a bug, so not reported as one. Handlers write nothing once their outside call was cut
+        // (DECISIONS.md: nothing of the request is kept), and the key layer stores no 504.
+        return errorResult(new ApiError('upstream_timeout', `the request's outside calls did not finish within its deadline of ${this.deadlines.ms} ms`));
       }
-      if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
+      // A call cut by its caller going away or the runtime closing is not a bug either.
+      if (!(error instanceof ApiError) && !context.signal.aborted) this.onInternalError(error, definition.id);
       return errorResult(toApiError(error));
     }
   }
@@ -186,7 +187,10 @@ export class Dispatcher {
         headers,
         deadline,
         get signal() {
-          return (signal ??= AbortSignal.any([base, deadlines.after(Math.max(0, deadline - deadlines.now()))]));
+          if (signal) return signal;
+          const timer = deadlines.after(Math.max(0, deadline - deadlines.now()));
+          deadlineFired.set(context, timer);
+          return (signal = AbortSignal.any([base, timer]));
         },
       };
     }
@@ -230,6 +234,13 @@ export class Dispatcher {
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
+/**
+ * The deadline timer of each call whose handler read its signal. A timer may fire a fraction of a
+ * millisecond before the monotonic clock reaches the deadline, so "the deadline passed" is asked of
+ * the timer as well as of the clock.
+ */
+const deadlineFired = new WeakMap<CallContext, AbortSignal>();
+
 /** The uploaded file of an upload route. @throws ApiError 400 invalid_request on `field` when there is none */
 function uploadOf(body: unknown, field: string): UploadedFile {
   if (!isUploadedFile(body)) throw new ApiError('invalid_request', `${field}: a multipart/form-data part named "${field}" holding a file is required`, field);
@@ -246,7 +257,8 @@ function checkIdempotencyKey(key: string): void {
 /**
  * DECISIONS.md: text is Unicode. A string holding an unpaired UTF-16 surrogate anywhere in the
  * path parameters, query or JSON body is refused before validation, so it is never stored or echoed.
- * @throws ApiError 400 invalid_request on the dotted path of the first such string
+ * The same walk refuses a body nested deeper than 256 levels, before anything recursive sees it.
+ * @throws ApiError 400 invalid_request on the dotted path of the first such string, or for nesting
  */
 function checkUnicode(request: DispatchRequest, definition: RouteDefinition): void {
   refuseIllFormed(request.params);
@@ -254,9 +266,15 @@ function checkUnicode(request: DispatchRequest, definition: RouteDefinition): vo
   if (!definition.upload) refuseIllFormed(request.body);
 }
 
-/** @throws ApiError 400 invalid_request on the dotted path of the first ill-formed string of `value` */
+/** @throws ApiError 400 invalid_request on the dotted path of the first ill-formed string of `value`, or past {@link MAX_NESTING} levels */
 function refuseIllFormed(value: unknown): void {
-  const path = illFormedPath(value);
+  let path: string | undefined;
+  try {
+    path = illFormedPath(value);
+  } catch (error) {
+    if (error instanceof NestedTooDeep) throw new ApiError('invalid_request', `expected JSON nested at most ${MAX_NESTING} levels deep, got deeper`);
+    throw error;
+  }
   if (path === undefined) return;
   const param = path || undefined;
   throw new ApiError('invalid_request', `${param ? `${param}: ` : ''}expected Unicode text, got a string with an unpaired UTF-16 surrogate`, param);

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { timestamp } from '../shared/schemas.js';
+import { PATH_MAX_BYTES } from './fs-path.js';
+
+/** Canonical Base64 with padding, as the service checks it (filesystem.service.ts isBase64). */
+const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
 
 /** Longest `code` of a run, in UTF-8 bytes (1 MiB). */
 export const CODE_MAX_BYTES = 1024 ** 2;
@@ -26,12 +30,23 @@ export const RunResult = z.object({
 });
 export type RunResult = z.infer<typeof RunResult>;
 
+/**
+ * A filesystem path as the document states it: absolute, at most 4,096 bytes. The service checks
+ * it (fs-path.ts: relative, climbing above `/`, NUL, names over 255 bytes are 400 on `path`), so the
+ * zod schema stays a plain string and its messages stay the service's.
+ */
+const fsPath = () =>
+  z
+    .string()
+    .max(65_536)
+    .meta({ pattern: '^/', maxLength: PATH_MAX_BYTES, description: 'absolute path ("/" first), normalised by the service (/a/./b/../c is /a/c); at most 4,096 bytes, names at most 255' });
+
 /** A path query of the filesystem endpoints (validated and normalised by the service). */
-export const FsPathQuery = z.strictObject({ path: z.string().max(65_536).default('/') });
+export const FsPathQuery = z.strictObject({ path: fsPath().default('/') });
 export type FsPathQuery = z.input<typeof FsPathQuery>;
 
 /** A path query that must be given. */
-export const FsRequiredPathQuery = z.strictObject({ path: z.string().max(65_536) });
+export const FsRequiredPathQuery = z.strictObject({ path: fsPath() });
 export type FsRequiredPathQuery = z.input<typeof FsRequiredPathQuery>;
 
 /** One entry of a listing. */
@@ -49,7 +64,14 @@ export const FsListing = z.object({ path: z.string(), entries: z.array(FsEntry) 
 export type FsListing = z.infer<typeof FsListing>;
 
 /** Body of `PUT /v1/compute/fs`. */
-export const FsWriteBody = z.strictObject({ path: z.string().max(65_536), content: z.string() });
+export const FsWriteBody = z.strictObject({
+  path: fsPath(),
+  content: z.string().meta({
+    contentEncoding: 'base64',
+    pattern: BASE64,
+    description: 'the file bytes as canonical Base64 with padding (RFC 4648 section 4); at most 100,000,000 bytes decoded',
+  }),
+});
 export type FsWriteBody = z.infer<typeof FsWriteBody>;
 
 /** Answer of `PUT /v1/compute/fs`. */
@@ -57,5 +79,5 @@ export const FsWritten = z.object({ path: z.string(), size: z.number().int(), mo
 export type FsWritten = z.infer<typeof FsWritten>;
 
 /** Answer of `GET /v1/compute/fs/content`. */
-export const FsContent = z.object({ path: z.string(), content: z.string().describe('Base64'), size: z.number().int() });
+export const FsContent = z.object({ path: z.string(), content: z.string().meta({ contentEncoding: 'base64', description: 'the file bytes as Base64' }), size: z.number().int() });
 export type FsContent = z.infer<typeof FsContent>;

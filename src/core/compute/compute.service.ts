@@ -32,7 +32,10 @@ export class ComputeService {
     @inject(ComputeConfig) private readonly config: ComputeConfig,
   ) {}
 
-  /** Runs code for an agent; whatever the code does is the answer (exit code, output), never an error. */
+  /**
+   * Runs code for an agent; whatever the code does is the answer (exit code, output), never an error.
+   * @throws RunCancelled when `signal` ended the run (nothing of it is kept)
+   */
   async run(agentId: string, body: ParsedRun, signal?: AbortSignal): Promise<RunResult> {
     const entries = await this.files.snapshot(agentId);
     const seed = this.random.bytes(32);
@@ -48,6 +51,9 @@ export class ComputeService {
       seed,
       ...(signal ? { signal } : {}),
     });
+    // A run cut by its call's signal (the request's deadline, the caller gone, the runtime closing)
+    // keeps nothing, not even its event: the dispatcher answers 504 upstream_timeout at a deadline.
+    if (signal?.aborted) throw new RunCancelled();
     const changes = result.changes;
     const stored = changes ? await this.files.storeChanges(changes) : undefined;
     // duration_ms is measured time: it stays out of the log so the same seed gives the same log.
@@ -69,6 +75,13 @@ export class ComputeService {
       return { stdout: result.stdout, stderr, exit_code: 1, duration_ms: result.durationMs };
     }
     return { stdout: result.stdout, stderr: result.stderr, exit_code: result.exitCode, duration_ms: result.durationMs };
+  }
+}
+
+/** Thrown when the call's signal ended the run: not an answer of the run, so nothing is written. */
+class RunCancelled extends Error {
+  constructor() {
+    super('the run was cancelled by its call');
   }
 }
 

@@ -47,7 +47,7 @@ interface ExpiryRow {
 /** A key claimed for one request; its record is written inside the request's durable unit. */
 export interface ClaimedKey {
   kind: 'proceed';
-  /** Writes the outcome under the key in `tx` (nothing for 400 and 401, which are not stored). */
+  /** Writes the outcome under the key in `tx` (nothing for 400, 401 and 504, which are not stored). */
   settle(tx: StoreTransaction, outcome: StoredOutcome): Promise<void>;
   /** Ends the claim; a repeat is then answered from the record (or runs again if none was written). */
   release(): void;
@@ -95,7 +95,8 @@ export class IdempotencyKeys {
         void releaseShared?.();
       },
       settle: async (tx, outcome) => {
-        if (outcome.status === 400 || outcome.status === 401) return;
+        // A 504 kept nothing of the request (DECISIONS.md), so a retry with the key runs it again.
+        if (outcome.status === 400 || outcome.status === 401 || outcome.status === 504) return;
         const now = this.clock.now();
         // An expired record of the same key makes way: the new one goes to the newest position.
         if (await tx.remove(COLLECTION, id)) await tx.remove(EXPIRY, id);

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   recipient_not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   already_exists: 409,
   idempotency_conflict: 409,
   idempotency_key_in_use: 409,
@@ -18,8 +19,10 @@ export const ERROR_STATUS = {
   quota_exceeded: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   unavailable: 503,
+  upstream_timeout: 504,
 } as const;
 
 /** A code of the DECISIONS.md error table. */

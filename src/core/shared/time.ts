@@ -20,5 +20,14 @@ export function parseIso(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/**
+ * The last instant the service's timestamp form can write (`toISOString` turns year 10000 into
+ * `+010000-...`), so the simulated clock never passes it (DECISIONS.md).
+ */
+export const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** {@link LATEST_TIME_MS} in the timestamp form. */
+export const LATEST_TIME_ISO = '9999-12-31T23:59:59.999Z';
+
 /** One day in milliseconds. */
 export const DAY_MS = 86_400_000;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { calendarDate, exactlyOneOf, intParam, maxChars, timestamp } from '../shared/schemas.js';
-import { ASSETS, NETWORKS } from './assets.js';
+import { ASSETS, DECIMALS, NETWORKS, type Asset } from './assets.js';
+import { MAX_INTEGER_DIGITS } from './amount.js';
 
 /** An asset: usd, eur, usdc, eth or sol. */
 export const WalletAsset = z.enum(ASSETS);
@@ -20,6 +21,44 @@ const decimalString = z.string().meta({
   description: 'decimal string, e.g. "12.50": digits, optional point and digits; no sign, exponent, spaces or leading zeros (400 invalid_amount otherwise)',
 });
 
+/**
+ * The amounts an asset takes, as a pattern: at most 30 digits before the point (amounts stay below
+ * 10^30) and at most the asset's decimal places after it (usd and eur 2, usdc 6, eth 18, sol 9).
+ * The service checks the same (amount.ts): 400 invalid_amount otherwise.
+ */
+export function amountPattern(asset: Asset): string {
+  return `^(0|[1-9][0-9]{0,${MAX_INTEGER_DIGITS - 1}})(\\.[0-9]{1,${DECIMALS[asset]}})?$`;
+}
+
+/** Zero in any spelling the grammar allows ("0", "0.00"). */
+const ZERO = '^0(\\.0+)?$';
+
+/** A decimal amount of one known asset, zero allowed (opening balances). */
+const amountOf = (asset: Asset) =>
+  z.string().meta({ pattern: amountPattern(asset), description: `decimal string of ${asset}: at most ${MAX_INTEGER_DIGITS} digits before the point and ${DECIMALS[asset]} after it (400 invalid_amount otherwise)` });
+
+/** A positive decimal amount of one known asset. */
+const positiveAmountOf = (asset: Asset) =>
+  z.string().meta({
+    pattern: amountPattern(asset),
+    not: { pattern: ZERO },
+    description: `decimal string of ${asset}, greater than zero: at most ${MAX_INTEGER_DIGITS} digits before the point and ${DECIMALS[asset]} after it (400 invalid_amount otherwise)`,
+  });
+
+/**
+ * The document's statement of the per-asset limits of a body whose `amount` is in the asset named
+ * by `field`: one `if`/`then` per asset (JSON Schema 2020-12). The zod schema stays a plain string:
+ * the service answers these with 400 invalid_amount, not the validator's invalid_request.
+ */
+function amountPerAsset(field: string, assets: readonly Asset[]): { allOf: object[] } {
+  return {
+    allOf: assets.map((asset) => ({
+      if: { properties: { [field]: { const: asset } }, required: [field] },
+      then: { properties: { amount: { pattern: amountPattern(asset), not: { pattern: ZERO } } } },
+    })),
+  };
+}
+
 /** Longest memo, in code points. */
 export const MEMO_MAX = 500;
 /** Longest invoice description, in code points. */
@@ -34,7 +73,7 @@ export const SendPaymentBody = z.strictObject({
   asset: WalletAsset,
   network: WalletNetwork.optional().describe('defaults to the lowest-fee network that carries the asset and fits the address'),
   memo: maxChars(MEMO_MAX).optional(),
-});
+}).meta(amountPerAsset('asset', ASSETS));
 export type SendPaymentBody = z.infer<typeof SendPaymentBody>;
 
 /** A fee: amount in the sent asset. */
@@ -103,7 +142,7 @@ export const CreateInvoiceBody = z.strictObject({
   currency: InvoiceCurrency,
   description: maxChars(DESCRIPTION_MAX).optional(),
   due_date: calendarDate.optional().describe('shown on the invoice only; it never cancels it'),
-});
+}).meta(amountPerAsset('currency', InvoiceCurrency.options));
 export type CreateInvoiceBody = z.infer<typeof CreateInvoiceBody>;
 
 /** An invoice (DECISIONS.md). */
@@ -131,7 +170,7 @@ export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 /** Body of `POST /v1/wallet/cards`. */
 export const CreateCardBody = z.strictObject({
-  limit: decimalString.describe('all-time spending limit in usd'),
+  limit: positiveAmountOf('usd').describe('all-time spending limit in usd'),
   currency: z.enum(['usd']),
   label: maxChars(LABEL_MAX).optional(),
 });
@@ -163,11 +202,11 @@ export type CardParams = z.infer<typeof CardParams>;
 
 /** `balances` of `POST /_sim/agents`: opening balances, each a non-negative decimal. */
 export const OpeningBalances = z.strictObject({
-  usd: decimalString.optional(),
-  eur: decimalString.optional(),
-  usdc: decimalString.optional(),
-  eth: decimalString.optional(),
-  sol: decimalString.optional(),
+  usd: amountOf('usd').optional(),
+  eur: amountOf('eur').optional(),
+  usdc: amountOf('usdc').optional(),
+  eth: amountOf('eth').optional(),
+  sol: amountOf('sol').optional(),
 });
 export type OpeningBalances = z.infer<typeof OpeningBalances>;
 
@@ -176,7 +215,7 @@ export const FundWalletBody = z.strictObject({
   handle: z.string().min(1).max(300).describe("the agent's handle (with or without suffix) or email"),
   asset: WalletAsset,
   amount: decimalString,
-});
+}).meta(amountPerAsset('asset', ASSETS));
 export type FundWalletBody = z.infer<typeof FundWalletBody>;
 
 /** Body of `POST /_sim/invoices/{invoice_id}/pay` (and of the hosted page's form). */
@@ -184,7 +223,7 @@ export const PayInvoiceBody = z.strictObject({ method: PaymentMethod });
 export type PayInvoiceBody = z.infer<typeof PayInvoiceBody>;
 
 /** Body of `POST /_sim/cards/{card_id}/charges`. */
-export const ChargeCardBody = z.strictObject({ amount: decimalString, merchant: maxChars(200).min(1) });
+export const ChargeCardBody = z.strictObject({ amount: positiveAmountOf('usd'), merchant: maxChars(200).min(1) });
 export type ChargeCardBody = z.infer<typeof ChargeCardBody>;
 
 /** Answer of a card charge: approved with its transaction, or declined with a reason. */

@@ -1,13 +1,22 @@
 import { z } from 'zod';
 import { httpUrl, intParam, timestamp } from '../shared/schemas.js';
+import { WEBHOOK_EVENT_TYPES } from './webhook-types.js';
 
 /** A webhook url: http or https, at most 2,048 characters. */
 export const WebhookUrl = httpUrl;
 
-/** Body of `POST /v1/webhooks`; `events` is checked against the delivered types by the service. */
+/**
+ * Body of `POST /v1/webhooks`; `events` is checked against the delivered types by the service (its
+ * message lists them). The document states the same rule: `"*"` or delivered types.
+ */
 export const CreateWebhookBody = z.strictObject({
   url: WebhookUrl,
-  events: z.array(z.string().max(100)).min(1).max(20).optional(),
+  events: z
+    .array(z.string().max(100).meta({ enum: ['*', ...WEBHOOK_EVENT_TYPES] }))
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('"*" (every type, the default) or delivered event types'),
 });
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 

@@ -13,6 +13,7 @@ import { MemoryStore } from '../../../src/providers/store/memory-store.js';
 import { TwilioTelephony } from '../../../src/providers/telephony/twilio-telephony.js';
 import { requestDeadlines } from '../../../src/runtime/request-deadlines.js';
 import { SimClock } from '../../../src/sim/sim-clock.js';
+import { WasmSandbox } from '../../../src/providers/sandbox/wasm-sandbox.js';
 import { orIfLate, whileCollecting } from '../../support/gc.js';
 
 const slow = defineRoute({ id: 'test.slow', method: 'GET', path: '/slow', auth: 'public', tag: 'test', summary: 'waits for its signal', response: z.object({ ok: z.boolean() }), status: 200 });
@@ -36,11 +37,11 @@ function dispatcherWith(timeoutMs: number | undefined, seen: CallContext[]): Dis
 }
 
 describe('the deadline of a call', () => {
-  it('aborts the signal at the deadline and answers 500 internal_error saying why', async () => {
+  it('aborts the signal at the deadline and answers 504 upstream_timeout saying why', async () => {
     const seen: CallContext[] = [];
     const result = await dispatcherWith(50, seen).dispatch({ routeId: 'test.slow' });
-    expect(result.status).toBe(500);
-    expect(result.body).toEqual({ error: { code: 'internal_error', message: "the request's outside calls did not finish within its deadline of 50 ms" } });
+    expect(result.status).toBe(504);
+    expect(result.body).toEqual({ error: { code: 'upstream_timeout', message: "the request's outside calls did not finish within its deadline of 50 ms" } });
     expect(seen[0]!.signal.aborted).toBe(true);
     expect(typeof seen[0]!.deadline).toBe('number');
   });
@@ -48,7 +49,7 @@ describe('the deadline of a call', () => {
   it('aborts at the deadline while garbage collections run (AbortSignal.timeout inside AbortSignal.any is lost to them)', async () => {
     const calls = Array.from({ length: 20 }, () => dispatcherWith(20, []).dispatch({ routeId: 'test.slow' }));
     const outcomes = await whileCollecting(() => Promise.all(calls.map((call) => orIfLate(call.then((result) => result.status), 'still waiting'))));
-    expect(outcomes).toEqual(Array.from({ length: 20 }, () => 500));
+    expect(outcomes).toEqual(Array.from({ length: 20 }, () => 504));
   });
 
   it('sets no deadline unless one is configured', () => {
@@ -86,4 +87,35 @@ describe('a carrier that never answers', () => {
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ status: 'failed', error_code: '30008' });
   });
+});
+
+describe('a compute run cut by the deadline', () => {
+  let runtime: Runtime | undefined;
+  let sandbox: WasmSandbox | undefined;
+  afterEach(async () => {
+    await runtime?.close();
+    await sandbox?.close();
+  });
+
+  it('answers 504 upstream_timeout and keeps nothing: no file, no event, no stored key', async () => {
+    sandbox = new WasmSandbox({ size: 1 });
+    // The interpreter is loaded before the deadline matters (a worker's first run loads it).
+    const warm = await sandbox.run({ runtime: 'bash', code: 'true', timeoutSeconds: 60, entries: [], quotaBytes: 1024, memoryLimitBytes: 256 * 1024 ** 2, outputLimitBytes: 1024, nowMs: 0, seed: new Uint8Array(32) });
+    expect(warm.exitCode).toBe(0);
+    runtime = await createRuntime({ providers: { sandbox }, requestTimeoutMs: 1_000 });
+    const ann = await runtime.createAgent({ name: 'ann' });
+    const cutRun = () =>
+      runtime!.dispatch({ routeId: 'compute.run', bearer: ann.api_key, idempotencyKey: 'cut-1', body: { runtime: 'bash', code: 'echo kept > /cut.txt; while true; do :; done', timeout_seconds: 60 } });
+    const cut = await cutRun();
+    expect(cut.status).toBe(504);
+    expect(cut.body).toEqual({ error: { code: 'upstream_timeout', message: "the request's outside calls did not finish within its deadline of 1000 ms" } });
+    const file = await runtime.dispatch({ routeId: 'compute.readFs', bearer: ann.api_key, query: { path: '/cut.txt' } });
+    expect(file.status).toBe(404);
+    const events = await runtime.dispatch({ routeId: 'sim.listEvents', query: { after: '0', limit: '100' } });
+    expect((events.body as { events: Array<{ type: string }> }).events.map((event) => event.type)).not.toContain('compute.run.completed');
+    // Nothing was stored under the key: the same request runs again instead of replaying the 504.
+    const again = await cutRun();
+    expect(again.status).toBe(504);
+    expect(again.headers['Idempotent-Replayed']).toBeUndefined();
+  }, 60_000);
 });
