@@ -33,6 +33,9 @@ export interface SmtpEdgeOptions {
   dnsTimeoutMs?: number;
 }
 
+/** The DKIM selector when none is given: records go at `agents._domainkey.<service domain>`. */
+export const DEFAULT_DKIM_SELECTOR = 'agents';
+
 /** Outbound DKIM signing (`RuntimeOptions.email.dkim`, CLI `--dkim-key`, `--dkim-selector`). */
 export interface DkimOptions {
   /** PEM private key, RSA (2048 bits or more) or Ed25519. */

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Transporter } from 'nodemailer';
+import { dkimSignStream, type DkimSigning } from './auth/dkim-signer.js';
 import { MailTransportError, type MailTransport, type OutboundMail, type RecipientRefusal, type TransportOutcome } from '../../core/ports/mail-transport.js';
 
 /** Where and how to reach the SMTP relay. */
@@ -15,6 +16,8 @@ export interface SmtpRelayOptions {
   rejectUnauthorized?: boolean;
   /** Seconds to wait for the relay before the hand-off fails (default 30). */
   timeoutSeconds?: number;
+  /** Sign every message with DKIM (`d=` the service domain) before it leaves. */
+  dkim?: DkimSigning;
 }
 
 /** The address part of what nodemailer reports as accepted or rejected. */
@@ -73,6 +76,14 @@ export class SmtpMailTransport implements MailTransport {
   private transporterOf(): Promise<Transporter> {
     return (this.transporter ??= import('nodemailer').then(({ default: nodemailer }) => {
       const transporter = nodemailer.createTransport(this.transportOptions() as Parameters<typeof nodemailer.createTransport>[0]);
+      const dkim = this.options.dkim;
+      // nodemailer's own signer is RSA-only: mailauth's signs the composed message as it streams out.
+      if (dkim) {
+        transporter.use('stream', (mail, done) => {
+          mail.message.processFunc((input) => input.pipe(dkimSignStream(dkim)));
+          done();
+        });
+      }
       // Closed while nodemailer was loading: the pool must not stay open.
       if (this.closed) transporter.close();
       return transporter;
@@ -102,7 +113,7 @@ export class SmtpMailTransport implements MailTransport {
    * `smtps://...` (TLS, port 465 by default).
    * @throws TypeError for another scheme
    */
-  static fromUrl(url: string): SmtpMailTransport {
+  static fromUrl(url: string, dkim?: DkimSigning): SmtpMailTransport {
     const parsed = new URL(url);
     if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new TypeError(`relay URL must be smtp:// or smtps://, got ${parsed.protocol}`);
     const secure = parsed.protocol === 'smtps:';
@@ -111,6 +122,7 @@ export class SmtpMailTransport implements MailTransport {
       port: parsed.port ? Number(parsed.port) : secure ? 465 : 587,
       secure,
       ...(parsed.username ? { auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } } : {}),
+      ...(dkim ? { dkim } : {}),
     });
   }
 

@@ -14,6 +14,8 @@ import { MailparserMailParser } from '../../providers/mail/mailparser-mail-parse
 import type { RunningSmtpServer } from '../../providers/mail/smtp-listener.js';
 import { SimMailTransport } from '../../sim/sim-mail-transport.js';
 import { SmtpMailTransport } from '../../providers/mail/smtp-mail-transport.js';
+import { DEFAULT_DKIM_SELECTOR } from '../../core/email/email-config.js';
+import { readDkimKey } from '../../providers/mail/auth/dkim-key.js';
 import { emailRoutes, emailSimRoutes } from '../../core/email/email.routes.js';
 import { defineArea } from './area-module.js';
 
@@ -32,7 +34,9 @@ export const emailArea = defineArea({
   simRoutes: emailSimRoutes,
   bind({ container, options }) {
     const relay = options.email?.relay;
-    container.bind(MailTransport).toConstantValue(options.providers?.mailTransport ?? (relay ? SmtpMailTransport.fromUrl(relay) : new SimMailTransport()));
+    const dkim = options.email?.dkim;
+    const signing = dkim ? { domain: container.get(ServiceConfig).serviceDomain, selector: dkim.selector ?? DEFAULT_DKIM_SELECTOR, key: readDkimKey(dkim.privateKey) } : undefined;
+    container.bind(MailTransport).toConstantValue(options.providers?.mailTransport ?? (relay ? SmtpMailTransport.fromUrl(relay, signing) : new SimMailTransport()));
     container.bind(MailParser).toConstantValue(new MailparserMailParser());
     container.bind(RetryPolicy).toConstantValue(retryPolicy(options.email?.queue));
     container.bind(Mailboxes).toSelf();

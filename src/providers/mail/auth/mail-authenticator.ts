@@ -75,7 +75,9 @@ export class MailAuthenticator {
 
   private async evaluate(raw: Buffer, facts: ConnectionFacts): Promise<CheckedMessage> {
     const resolver = this.resolver as never;
-    const dkim = await dkimVerify(raw, { resolver, ...(facts.sender ? { sender: facts.sender } : {}) });
+    // Strict: a body that no longer matches its hash reads fail (RFC 6376 §6.1.3, RFC 8601), not
+    // mailauth's lenient neutral, and rsa-sha1 (RFC 8301) or a malformed signature never passes.
+    const dkim = await dkimVerify(raw, { resolver, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) });
     const helo = isIP(facts.helo) ? `[${facts.helo}]` : facts.helo || (isIP(facts.ip) ? `[${facts.ip}]` : facts.ip);
     const spfResult = await spf({ ip: facts.ip, helo, mta: this.authservId, resolver, ...(facts.sender ? { sender: facts.sender } : {}) });
     const signatures = (dkim.results ?? []).filter((row) => row.signingDomain);
