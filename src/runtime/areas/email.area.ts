@@ -21,6 +21,8 @@ import { defineArea } from './area-module.js';
 
 /** The SMTP listener started for a runtime (by its container), closed by the area's `stop()`. */
 const listeners = new WeakMap<Container, Promise<RunningSmtpServer>>();
+/** The relay transport a runtime made from `email.relay` (one given in `providers` is its owner's to close). */
+const relays = new WeakMap<Container, SmtpMailTransport>();
 
 /**
  * Email: mailboxes, threading, attachments, loopback delivery between agents, the durable outbound
@@ -36,7 +38,9 @@ export const emailArea = defineArea({
     const relay = options.email?.relay;
     const dkim = options.email?.dkim;
     const signing = dkim ? { domain: container.get(ServiceConfig).serviceDomain, selector: dkim.selector ?? DEFAULT_DKIM_SELECTOR, key: readDkimKey(dkim.privateKey) } : undefined;
-    container.bind(MailTransport).toConstantValue(options.providers?.mailTransport ?? (relay ? SmtpMailTransport.fromUrl(relay, signing) : new SimMailTransport()));
+    const made = !options.providers?.mailTransport && relay ? SmtpMailTransport.fromUrl(relay, signing) : undefined;
+    if (made) relays.set(container, made);
+    container.bind(MailTransport).toConstantValue(options.providers?.mailTransport ?? made ?? new SimMailTransport());
     container.bind(MailParser).toConstantValue(new MailparserMailParser());
     container.bind(RetryPolicy).toConstantValue(retryPolicy(options.email?.queue));
     container.bind(Mailboxes).toSelf();
@@ -76,6 +80,9 @@ export const emailArea = defineArea({
   },
   async stop({ container }) {
     container.get(OutboundDelivery).stop();
+    // Its pooled connections would otherwise keep the relay (and the process) waiting.
+    relays.get(container)?.close();
+    relays.delete(container);
     const running = listeners.get(container);
     listeners.delete(container);
     await (await running?.catch(() => undefined))?.close();
