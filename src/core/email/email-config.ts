@@ -31,6 +31,8 @@ export interface SmtpEdgeOptions {
   dnsServer?: string;
   /** Longest DNS lookup before its check reads temperror, in ms (default 5000). */
   dnsTimeoutMs?: number;
+  /** How long a DNS answer is reused, in seconds; 0 asks every time (default 30). */
+  dnsCacheSeconds?: number;
 }
 
 /** The DKIM selector when none is given: records go at `agents._domainkey.<service domain>`. */

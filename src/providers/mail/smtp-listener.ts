@@ -53,7 +53,12 @@ async function checkedDelivery(inbound: MailInbound, authenticator: MailAuthenti
 /** What the listener accepts: the service's agents as recipients, agent senders only when authenticated. */
 function inboundPolicy(inbound: MailInbound, serviceDomain: string, options: SmtpListenOptions): ReceiverPolicy {
   const credentials = options.auth;
-  const authenticator = new MailAuthenticator(serviceDomain, dnsResolver({ ...(options.dnsServer ? { server: options.dnsServer } : {}), ...(options.dnsTimeoutMs ? { timeoutMs: options.dnsTimeoutMs } : {}) }));
+  const resolver = dnsResolver({
+    ...(options.dnsServer ? { server: options.dnsServer } : {}),
+    ...(options.dnsTimeoutMs !== undefined ? { timeoutMs: options.dnsTimeoutMs } : {}),
+    ...(options.dnsCacheSeconds !== undefined ? { cacheSeconds: options.dnsCacheSeconds } : {}),
+  });
+  const authenticator = new MailAuthenticator(serviceDomain, resolver);
   const enforceDmarc = options.enforceDmarc === true;
   return {
     ...(credentials ? { authenticate: (user: string, pass: string) => sameSecret(user, credentials.user) && sameSecret(pass, credentials.pass) } : {}),
