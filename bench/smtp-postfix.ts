@@ -37,7 +37,14 @@ const POSTFIX_LIBS = join(POSTFIX_DIR, '../lib/postfix');
 const postfixEnv = () => (existsSync(POSTFIX_LIBS) && POSTFIX_DIR !== '/usr/sbin' ? { ...process.env, LD_LIBRARY_PATH: POSTFIX_LIBS } : process.env);
 const ROLE = 'SMTP_BENCH_ROLE';
 
-type Role = 'floor' | 'busy' | 'listener';
+type Role = 'floor' | 'busy' | 'listener' | 'baseline';
+
+/**
+ * With `SMTP_BENCH_BASELINE` (the package root of another build, e.g. an earlier commit unpacked
+ * with `git archive` and built), its listener runs too, in the same rounds: a before-and-after in
+ * one run, on the same machine state.
+ */
+const BASELINE = process.env.SMTP_BENCH_BASELINE;
 
 /**
  * Runs in a child: the least a Node SMTP receiver does for `smtp-source`, plus a spin of `workUs`
@@ -106,8 +113,8 @@ function startFloor(workUs: number): Promise<number> {
  * and DMARC of every message against the bench's DNS server and offers STARTTLS with the test
  * certificate (RSA 2048). Answers its port.
  */
-async function startListener(): Promise<number> {
-  const { createRuntime } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
+async function startListener(root = new URL('..', import.meta.url).href): Promise<number> {
+  const { createRuntime } = (await import(new URL('dist/index.js', root.endsWith('/') ? root : `${root}/`).href)) as typeof import('../src/index.js');
   const data = process.env.SMTP_BENCH_DATA;
   const fixture = (name: string) => readFileSync(new URL(`../test/providers/mail/fixtures/${name}`, import.meta.url), 'utf8');
   const smtp = { port: 0, dnsServer: process.env.SMTP_BENCH_DNS!, tls: { cert: fixture('smtp-tls.crt'), key: fixture('smtp-tls.key') } };
@@ -119,7 +126,7 @@ async function startListener(): Promise<number> {
 
 /** Runs inside a child: starts the receiver of `role`, prints its port, answers CPU-time requests. */
 async function startTarget(role: Role): Promise<void> {
-  const port = role === 'listener' ? await startListener() : await startFloor(role === 'busy' ? Number(process.env.SMTP_BENCH_WORK_US) : 0);
+  const port = role === 'listener' ? await startListener() : role === 'baseline' ? await startListener(`file://${BASELINE}`) : await startFloor(role === 'busy' ? Number(process.env.SMTP_BENCH_WORK_US) : 0);
   process.on('message', () => process.send!(process.cpuUsage()));
   process.stdout.write(`${port}\n`);
 }
@@ -230,7 +237,7 @@ export async function postfixComparison(messages: number, sessionCounts: number[
   const folder = dataParent === undefined ? undefined : mkdtempSync(join(dataParent, 'email-bench-'));
   const data = folder === undefined ? undefined : join(folder, 'world.db');
   if (data) console.log(`durable world (SQLite): ${data}`);
-  const roles: Role[] = postfix ? ['floor', ...(workUs > 0 ? (['busy'] as const) : []), 'listener'] : ['listener'];
+  const roles: Role[] = postfix ? ['floor', ...(workUs > 0 ? (['busy'] as const) : []), ...(BASELINE ? (['baseline'] as const) : []), 'listener'] : ['listener'];
   const started = await Promise.allSettled(roles.map((role) => spawnTarget(role, data, workUs)));
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (failed) {
@@ -260,7 +267,7 @@ async function smtpSourceRows(targets: Partial<Record<Role, Target>>, roles: Rol
   for (const role of roles) await smtpSource(targets[role]!.port, 4, 600);
   for (const sessions of sessionCounts) {
     const sinkRates: number[] = [];
-    const runs: Record<Role, Array<{ rate: number; cpu: number }>> = { floor: [], busy: [], listener: [] };
+    const runs: Record<Role, Array<{ rate: number; cpu: number }>> = { floor: [], busy: [], listener: [], baseline: [] };
     for (let round = 0; round < rounds; round++) {
       sinkRates.push(await smtpSource(sinkPort, sessions, messages));
       for (const role of roles) runs[role].push(await measured(targets[role]!, sessions, messages));
@@ -273,6 +280,7 @@ async function smtpSourceRows(targets: Partial<Record<Role, Target>>, roles: Rol
     console.log(`    ${'smtp-sink (Postfix)'.padEnd(26)} ${format(median(sinkRates)).padStart(6)} msg/s`);
     row('bare node:net responder', 'floor', " (Node's own floor here)");
     if (workUs > 0) row(`responder + ${workUs} µs CPU/msg`, 'busy', ' (scale)');
+    if (BASELINE) row('baseline listener', 'baseline', ` (${BASELINE})`);
     row('agent-services listener', 'listener', ` (goal >= 0.5x); ${ofFloor.toFixed(2)}x of the Node floor`);
   }
 }

@@ -7,6 +7,8 @@ import { evaluateDmarc } from 'mailauth/lib/dmarc/index.js';
 import type { InboundAuthentication } from '../../../core/email/authentication.js';
 import type { AuthResult, MessageAuthentication } from '../../../core/email/email.schema.js';
 import type { DnsResolver } from './dns-resolver.js';
+import { unsignedAuthors } from './unsigned-authors.js';
+import { formatAuthHeaderRow } from 'mailauth/lib/tools.js';
 
 /** What the SMTP session knows about where a message came from. */
 export interface ConnectionFacts {
@@ -77,10 +79,11 @@ export class MailAuthenticator {
     const resolver = this.resolver as never;
     // Strict: a body that no longer matches its hash reads fail (RFC 6376 §6.1.3, RFC 8601), not
     // mailauth's lenient neutral, and rsa-sha1 (RFC 8301) or a malformed signature never passes.
-    const dkim = await dkimVerify(raw, { resolver, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) });
+    const authors = unsignedAuthors(raw);
+    const dkim = authors ? { ...authors, results: [] } : await dkimVerify(raw, { resolver, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) });
     const helo = isIP(facts.helo) ? `[${facts.helo}]` : facts.helo || (isIP(facts.ip) ? `[${facts.ip}]` : facts.ip);
     const spfResult = await spf({ ip: facts.ip, helo, mta: this.authservId, resolver, ...(facts.sender ? { sender: facts.sender } : {}) });
-    const signatures = (dkim.results ?? []).filter((row) => row.signingDomain);
+    const signatures = dkim.results.filter((row) => row.signingDomain);
     const { response: dmarc } = await evaluateDmarc({
       headerFrom: dkim.headerFrom,
       fromFields: dkim.fromFields,
@@ -101,7 +104,9 @@ export class MailAuthenticator {
       dmarc: dmarc ? resultOf(dmarc.status.result) : 'none',
       from_domain: String(dmarc ? dmarc.status.header?.from ?? '' : domainOf(dkim.headerFrom[0])).toLowerCase(),
     };
-    const infos = [...(dkim.results ?? []).map((row) => row.info), spfResult.info, ...(dmarc ? [dmarc.info] : ['dmarc=none'])];
+    // SPF's comment ("domain of ... designates ... as permitted sender") is left out: the header is
+    // kept with every message, and its result and identities say the same.
+    const infos = [...(signatures.length > 0 ? signatures.map((row) => row.info) : ['dkim=none']), formatAuthHeaderRow('spf', { ...spfResult.status, comment: false }), ...(dmarc ? [dmarc.info] : ['dmarc=none'])];
     return {
       verdict,
       resultsHeader: `${this.authservId}; ${infos.map(oneLine).join('; ')}`,
