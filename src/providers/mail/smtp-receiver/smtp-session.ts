@@ -1,6 +1,5 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { TLSSocket } from 'node:tls';
 import { parseCommandLine, parseMailPath } from './command-line.js';
 import { DotBodyReader } from './dot-body-reader.js';
 import { checkMailParams } from './mail-params.js';
@@ -9,6 +8,7 @@ import { RateWindow } from './rate-window.js';
 import type { ReceiverOptions, ReceiverPolicy } from './receiver-options.js';
 import { REPLY, type FixedReplies } from './replies.js';
 import { SaslExchange, type SaslOutcome } from './sasl-exchange.js';
+import { upgradeToTls } from './tls-upgrade.js';
 
 /** What every session of one receiver shares. */
 export interface SessionContext {
@@ -104,27 +104,14 @@ export class SmtpSession {
     });
   }
 
-  /**
-   * Starts TLS on the connection once STARTTLS's 220 is written (RFC 3207). The clear socket stops
-   * being read here, so bytes a client pipelined behind STARTTLS are dropped, never taken as
-   * commands of the secure session.
-   */
+  /** Starts TLS once STARTTLS's 220 is written; the session goes on over the TLS socket. */
   private upgrade(): void {
-    const raw = this.socket;
-    raw.removeAllListeners('data');
-    raw.removeAllListeners('timeout');
-    raw.removeAllListeners('drain');
-    raw.setTimeout(0);
-    const secure = new TLSSocket(raw, { isServer: true, secureContext: this.context.options.tls! });
-    this.socket = secure;
-    this.listen(secure);
-    // A failed handshake ends the session: its error closes the TLS socket, which closes `raw`.
-    raw.on('close', () => secure.destroy());
-    secure.once('secure', () => {
+    this.socket = upgradeToTls(this.socket, this.context.options.tls!, () => {
       if (this.mode !== UPGRADING) return;
       this.tls = true;
       this.mode = COMMAND;
     });
+    this.listen(this.socket);
   }
 
   /** Ends the session for a server shutdown: at once when idle, after the message being stored otherwise. */
