@@ -98,6 +98,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
   if (smtpRate !== undefined && (!/^\d{1,9}$/.test(smtpRate) || Number(smtpRate) < 1)) throw new Error(`--smtp-rate must be a positive integer (messages a minute per connection), got "${smtpRate}"`);
   if (!smtp && (smtpAuth !== undefined || smtpRate !== undefined)) throw new Error('--smtp-auth and --smtp-rate need --smtp-port');
   const dkim = dkimFlags(values);
+  if (dkim && !values['smtp-relay']) throw new Error('--dkim-key needs --smtp-relay: only mail handed to the relay is signed');
   const smtpMail = smtpMailFlags(values, smtp !== null);
   if (smtp || values['smtp-relay'] || dkim) {
     runtime.email = {

@@ -27,15 +27,16 @@ describe('agent-services serve: the flags of mail on the internet', () => {
     ]);
     expect(runtime.email?.dkim).toEqual({ privateKey: KEYS.ed25519, selector: 'mail-2026' });
     expect(runtime.email?.smtp).toMatchObject({ tls: { cert: TLS.cert, key: TLS.key }, requireTls: true, enforceDmarc: true, dnsServer: '127.0.0.1:5353' });
-    expect(parseServeArgs(['--dkim-key', rsa]).runtime.email?.dkim?.selector).toBe('agents');
+    expect(parseServeArgs(['--smtp-relay', 'smtp://relay.example.net', '--dkim-key', rsa]).runtime.email?.dkim?.selector).toBe('agents');
   });
 
   it.each([
+    [['--dkim-key', rsa], /--dkim-key needs --smtp-relay/],
     [['--dkim-key', short], /--dkim-key .*RSA of 1024 bits/],
     [['--dkim-key', path.join(dir, 'missing.pem')], /--dkim-key: cannot read .* \(ENOENT\)/],
     [['--dkim-key', cert], /--dkim-key .*not a PEM private key/],
     [['--dkim-selector', 'x'], /--dkim-selector needs --dkim-key/],
-    [['--dkim-key', rsa, '--dkim-selector', 'bad selector'], /--dkim-selector must be a DNS label/],
+    [['--smtp-relay', 'smtp://r.example', '--dkim-key', rsa, '--dkim-selector', 'bad selector'], /--dkim-selector must be a DNS label/],
     [['--smtp-port', '0', '--smtp-tls-cert', cert], /--smtp-tls-cert and --smtp-tls-key go together/],
     [['--smtp-port', '0', '--smtp-require-tls'], /--smtp-require-tls needs --smtp-tls-cert/],
     [['--smtp-port', '0', '--smtp-tls-cert', cert, '--smtp-tls-key', rsa], /--smtp-tls-cert .* and --smtp-tls-key .*:/],

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Transporter } from 'nodemailer';
-import { dkimSignStream, type DkimSigning } from './auth/dkim-signer.js';
+import type { DkimSigning } from './auth/dkim-signer.js';
 import { MailTransportError, type MailTransport, type OutboundMail, type RecipientRefusal, type TransportOutcome } from '../../core/ports/mail-transport.js';
 
 /** Where and how to reach the SMTP relay. */
@@ -63,8 +63,9 @@ export function transportErrorOf(error: unknown): MailTransportError {
 /**
  * Outbound mail through a real SMTP relay with nodemailer: the service's Message-ID, Date and
  * threading headers are kept, the envelope carries exactly the outside recipients (bcc included,
- * never in a header), and attachments are streamed from the blob store. nodemailer is loaded and
- * the transporter made by the first send, not when the runtime starts.
+ * never in a header), and attachments are streamed from the blob store. With `dkim` every message
+ * is DKIM-signed on its way out. nodemailer (and mailauth's signer) are loaded and the transporter
+ * made by the first send, not when the runtime starts.
  */
 export class SmtpMailTransport implements MailTransport {
   private transporter: Promise<Transporter> | undefined;
@@ -74,13 +75,14 @@ export class SmtpMailTransport implements MailTransport {
 
   /** The transporter, made once on first use. */
   private transporterOf(): Promise<Transporter> {
-    return (this.transporter ??= import('nodemailer').then(({ default: nodemailer }) => {
+    const signer = this.options.dkim ? import('./auth/dkim-signer.js') : Promise.resolve(null);
+    return (this.transporter ??= Promise.all([import('nodemailer'), signer]).then(([{ default: nodemailer }, signing]) => {
       const transporter = nodemailer.createTransport(this.transportOptions() as Parameters<typeof nodemailer.createTransport>[0]);
       const dkim = this.options.dkim;
       // nodemailer's own signer is RSA-only: mailauth's signs the composed message as it streams out.
-      if (dkim) {
+      if (dkim && signing) {
         transporter.use('stream', (mail, done) => {
-          mail.message.processFunc((input) => input.pipe(dkimSignStream(dkim)));
+          mail.message.processFunc((input) => input.pipe(signing.dkimSignStream(dkim)));
           done();
         });
       }
