@@ -18,17 +18,33 @@
  * its CPU time (`process.cpuUsage`) around each run, so that the CPU per message is its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect as connectTo, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { tlsComparison } from './smtp-tls.js';
 
-const SMTP_SOURCE = '/usr/sbin/smtp-source';
-const SMTP_SINK = '/usr/sbin/smtp-sink';
+/**
+ * Where Postfix's tools are: /usr/sbin, or `SMTP_POSTFIX_DIR` (e.g. the usr/sbin of a package
+ * unpacked with `apt-get download postfix && dpkg -x`, whose libraries sit in ../lib/postfix).
+ */
+const POSTFIX_DIR = process.env.SMTP_POSTFIX_DIR ?? '/usr/sbin';
+const SMTP_SOURCE = join(POSTFIX_DIR, 'smtp-source');
+const SMTP_SINK = join(POSTFIX_DIR, 'smtp-sink');
+const POSTFIX_LIBS = join(POSTFIX_DIR, '../lib/postfix');
+/** The environment of a Postfix tool: an unpacked package's libraries found through LD_LIBRARY_PATH. */
+const postfixEnv = () => (existsSync(POSTFIX_LIBS) && POSTFIX_DIR !== '/usr/sbin' ? { ...process.env, LD_LIBRARY_PATH: POSTFIX_LIBS } : process.env);
 const ROLE = 'SMTP_BENCH_ROLE';
 
-type Role = 'floor' | 'busy' | 'listener';
+type Role = 'floor' | 'busy' | 'listener' | 'baseline';
+
+/**
+ * With `SMTP_BENCH_BASELINE` (the package root of another build, e.g. an earlier commit unpacked
+ * with `git archive` and built), its listener runs too, in the same rounds: a before-and-after in
+ * one run, on the same machine state.
+ */
+const BASELINE = process.env.SMTP_BENCH_BASELINE;
 
 /**
  * Runs in a child: the least a Node SMTP receiver does for `smtp-source`, plus a spin of `workUs`
@@ -92,11 +108,17 @@ function startFloor(workUs: number): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
-/** Runs in a child: the built runtime with an SMTP listener and an agent `bob`. Answers its port. */
-async function startListener(): Promise<number> {
-  const { createRuntime } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
+/**
+ * Runs in a child: the built runtime with an SMTP listener and an agent `bob`; it checks SPF, DKIM
+ * and DMARC of every message against the bench's DNS server and offers STARTTLS with the test
+ * certificate (RSA 2048). Answers its port.
+ */
+async function startListener(root = new URL('..', import.meta.url).href): Promise<number> {
+  const { createRuntime } = (await import(new URL('dist/index.js', root.endsWith('/') ? root : `${root}/`).href)) as typeof import('../src/index.js');
   const data = process.env.SMTP_BENCH_DATA;
-  const runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0 } }, ...(data ? { data } : {}) });
+  const fixture = (name: string) => readFileSync(new URL(`../test/providers/mail/fixtures/${name}`, import.meta.url), 'utf8');
+  const smtp = { port: 0, dnsServer: process.env.SMTP_BENCH_DNS!, tls: { cert: fixture('smtp-tls.crt'), key: fixture('smtp-tls.key') } };
+  const runtime = await createRuntime({ seed: 1, email: { smtp }, ...(data ? { data } : {}) });
   await runtime.createAgent({ name: 'bob' });
   const [edge] = await runtime.listen();
   return edge!.port;
@@ -104,13 +126,13 @@ async function startListener(): Promise<number> {
 
 /** Runs inside a child: starts the receiver of `role`, prints its port, answers CPU-time requests. */
 async function startTarget(role: Role): Promise<void> {
-  const port = role === 'listener' ? await startListener() : await startFloor(role === 'busy' ? Number(process.env.SMTP_BENCH_WORK_US) : 0);
+  const port = role === 'listener' ? await startListener() : role === 'baseline' ? await startListener(`file://${BASELINE}`) : await startFloor(role === 'busy' ? Number(process.env.SMTP_BENCH_WORK_US) : 0);
   process.on('message', () => process.send!(process.cpuUsage()));
   process.stdout.write(`${port}\n`);
 }
 
 /** A receiver child: its process and port. */
-interface Target {
+export interface Target {
   child: ChildProcess;
   port: number;
 }
@@ -155,7 +177,7 @@ function freePort(): Promise<number> {
 function smtpSource(port: number, sessions: number, messages: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(SMTP_SOURCE, ['-s', String(sessions), '-m', String(messages), '-l', '2048', '-f', 'load@example.com', '-t', 'bob@agents.test', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(SMTP_SOURCE, ['-s', String(sessions), '-m', String(messages), '-l', '2048', '-f', 'load@example.com', '-t', 'bob@agents.test', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'], env: postfixEnv() });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
@@ -170,7 +192,7 @@ function smtpSource(port: number, sessions: number, messages: number): Promise<n
 /** Starts `smtp-sink` on `port` (as nobody when run as root, which it refuses otherwise). */
 async function startSink(port: number): Promise<ChildProcess> {
   const args = [...(process.getuid?.() === 0 ? ['-u', 'nobody'] : []), `127.0.0.1:${port}`, '1024'];
-  const child = spawn(SMTP_SINK, args, { stdio: 'ignore' });
+  const child = spawn(SMTP_SINK, args, { stdio: 'ignore', env: postfixEnv() });
   // Ready once it accepts a connection.
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((resolve) => {
@@ -203,51 +225,63 @@ const format = (value: number) => Math.round(value).toLocaleString('en');
  * it, removed afterwards: a 250 then waits for the commit on disk.
  */
 export async function postfixComparison(messages: number, sessionCounts: number[], rounds: number, dataParent: string | undefined, workUs: number): Promise<void> {
-  if (!existsSync(SMTP_SOURCE) || !existsSync(SMTP_SINK)) {
-    console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix)`);
-    return;
-  }
+  const postfix = existsSync(SMTP_SOURCE) && existsSync(SMTP_SINK);
+  if (!postfix) console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix, or SMTP_POSTFIX_DIR); the TLS figures below have no smtp-sink beside them`);
   const { ensureBuilt } = await import('../test/cli/ensure-built.js');
   await ensureBuilt();
+  // The listener checks SPF, DKIM and DMARC of every message: its DNS answers come from here, as a
+  // mail server's come from a resolver next to it. smtp-source's sender passes SPF; p=none.
+  const { startDnsServer } = await import('../test/support/dns-server.js');
+  const dns = await startDnsServer({ 'example.com': { TXT: ['v=spf1 ip4:127.0.0.1 -all'] }, '_dmarc.example.com': { TXT: ['v=DMARC1; p=none'] } });
+  process.env.SMTP_BENCH_DNS = dns.address;
   const folder = dataParent === undefined ? undefined : mkdtempSync(join(dataParent, 'email-bench-'));
   const data = folder === undefined ? undefined : join(folder, 'world.db');
   if (data) console.log(`durable world (SQLite): ${data}`);
-  const roles: Role[] = ['floor', ...(workUs > 0 ? (['busy'] as const) : []), 'listener'];
+  const roles: Role[] = postfix ? ['floor', ...(workUs > 0 ? (['busy'] as const) : []), ...(BASELINE ? (['baseline'] as const) : []), 'listener'] : ['listener'];
   const started = await Promise.allSettled(roles.map((role) => spawnTarget(role, data, workUs)));
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (failed) {
     // No child is left running when one of them could not start.
     for (const outcome of started) if (outcome.status === 'fulfilled') outcome.value.child.kill('SIGKILL');
     if (folder) rmSync(folder, { recursive: true, force: true });
+    await dns.close();
     throw failed.reason;
   }
   const targets = Object.fromEntries(roles.map((role, index) => [role, (started[index] as PromiseFulfilledResult<Target>).value])) as Partial<Record<Role, Target>>;
-  const sinkPort = await freePort();
-  const sink = await startSink(sinkPort);
+  const sinkPort = postfix ? await freePort() : null;
+  const sink = sinkPort === null ? null : await startSink(sinkPort);
   try {
-    // Warm-up: the JIT and mailparser's first load are not what is measured.
-    for (const role of roles) await smtpSource(targets[role]!.port, 4, 600);
-    for (const sessions of sessionCounts) {
-      const sinkRates: number[] = [];
-      const runs: Record<Role, Array<{ rate: number; cpu: number }>> = { floor: [], busy: [], listener: [] };
-      for (let round = 0; round < rounds; round++) {
-        sinkRates.push(await smtpSource(sinkPort, sessions, messages));
-        for (const role of roles) runs[role].push(await measured(targets[role]!, sessions, messages));
-      }
-      const ofSink = (role: Role) => median(runs[role].map((run, round) => run.rate / sinkRates[round]!));
-      const ofFloor = median(runs.listener.map((run, round) => run.rate / runs.floor[round]!.rate));
-      const row = (label: string, role: Role, note: string) =>
-        console.log(`    ${label.padEnd(26)} ${format(median(runs[role].map((run) => run.rate))).padStart(6)} msg/s ${median(runs[role].map((run) => run.cpu)).toFixed(3)} ms CPU/msg   ${ofSink(role).toFixed(2)}x of smtp-sink${note}`);
-      console.log(`smtp-source -s ${sessions} -m ${messages} -l 2048 (median of ${rounds} interleaved rounds)`);
-      console.log(`    ${'smtp-sink (Postfix)'.padEnd(26)} ${format(median(sinkRates)).padStart(6)} msg/s`);
-      row('bare node:net responder', 'floor', " (Node's own floor here)");
-      if (workUs > 0) row(`responder + ${workUs} µs CPU/msg`, 'busy', ' (scale)');
-      row('agent-services listener', 'listener', ` (goal >= 0.5x); ${ofFloor.toFixed(2)}x of the Node floor`);
-    }
+    if (sinkPort !== null) await smtpSourceRows(targets, roles, sinkPort, sessionCounts, messages, rounds, workUs);
+    await tlsComparison({ listener: targets.listener!, sinkPort, sessionCounts, messages, rounds, cpuOf });
   } finally {
-    sink.kill();
+    sink?.kill();
     for (const role of roles) targets[role]!.child.kill('SIGKILL');
     if (folder) rmSync(folder, { recursive: true, force: true });
+    await dns.close();
+  }
+}
+
+/** The smtp-source part: each receiver against smtp-sink, rounds interleaved. */
+async function smtpSourceRows(targets: Partial<Record<Role, Target>>, roles: Role[], sinkPort: number, sessionCounts: number[], messages: number, rounds: number, workUs: number): Promise<void> {
+  // Warm-up: the JIT and mailparser's first load are not what is measured.
+  for (const role of roles) await smtpSource(targets[role]!.port, 4, 600);
+  for (const sessions of sessionCounts) {
+    const sinkRates: number[] = [];
+    const runs: Record<Role, Array<{ rate: number; cpu: number }>> = { floor: [], busy: [], listener: [], baseline: [] };
+    for (let round = 0; round < rounds; round++) {
+      sinkRates.push(await smtpSource(sinkPort, sessions, messages));
+      for (const role of roles) runs[role].push(await measured(targets[role]!, sessions, messages));
+    }
+    const ofSink = (role: Role) => median(runs[role].map((run, round) => run.rate / sinkRates[round]!));
+    const ofFloor = median(runs.listener.map((run, round) => run.rate / runs.floor[round]!.rate));
+    const row = (label: string, role: Role, note: string) =>
+      console.log(`    ${label.padEnd(26)} ${format(median(runs[role].map((run) => run.rate))).padStart(6)} msg/s ${median(runs[role].map((run) => run.cpu)).toFixed(3)} ms CPU/msg   ${ofSink(role).toFixed(2)}x of smtp-sink${note}`);
+    console.log(`smtp-source -s ${sessions} -m ${messages} -l 2048 (median of ${rounds} interleaved rounds)`);
+    console.log(`    ${'smtp-sink (Postfix)'.padEnd(26)} ${format(median(sinkRates)).padStart(6)} msg/s`);
+    row('bare node:net responder', 'floor', " (Node's own floor here)");
+    if (workUs > 0) row(`responder + ${workUs} µs CPU/msg`, 'busy', ' (scale)');
+    if (BASELINE) row('baseline listener', 'baseline', ` (${BASELINE})`);
+    row('agent-services listener', 'listener', ` (goal >= 0.5x); ${ofFloor.toFixed(2)}x of the Node floor`);
   }
 }
 

@@ -52,8 +52,10 @@ export { MailTransportError, type MailTransport, type OutboundMail, type Outboun
 export type { MailParser, ParsedMail, ParsedAttachment } from './core/ports/mail-parser.js';
 export { SimMailTransport } from './sim/sim-mail-transport.js';
 export { SmtpMailTransport, type SmtpRelayOptions } from './providers/mail/smtp-mail-transport.js';
+export { readDkimKey, dkimRecordValue, type DkimKey } from './providers/mail/auth/dkim-key.js';
+export type { DkimSigning } from './providers/mail/auth/dkim-signer.js';
 export { MailparserMailParser } from './providers/mail/mailparser-mail-parser.js';
-export type { SmtpEdgeOptions, EmailOptions } from './core/email/email-config.js';
+export type { SmtpEdgeOptions, EmailOptions, DkimOptions } from './core/email/email-config.js';
 export type { RetryOptions as EmailRetryOptions } from './core/email/retry-policy.js';
 export type * from './core/memory/memory.schema.js';
 export type { MemoryOptions } from './core/memory/memory-config.js';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { CONFORMANCE_USAGE, SERVE_USAGE, USAGE } from './usage.js';
+import { CONFORMANCE_USAGE, DNS_RECORDS_USAGE, SERVE_USAGE, USAGE } from './usage.js';
 
 /**
  * Entry point of the `agent-services` command. Only the help texts are loaded up front; the
@@ -20,6 +20,14 @@ async function main(argv: string[]): Promise<number> {
     return conformanceCommand(rest, { write: (text) => process.stdout.write(text), isTerminal: process.stdout.isTTY === true });
   }
   if (command === 'migrate') return (await import('./migrate-command.js')).migrateCommand(rest, print);
+  if (command === 'dns-records') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      print(DNS_RECORDS_USAGE);
+      return 0;
+    }
+    (await import('./dns-records-command.js')).dnsRecordsCommand(rest, print);
+    return 0;
+  }
   if (command === 'serve') {
     if (rest.includes('--help') || rest.includes('-h')) {
       print(SERVE_USAGE);

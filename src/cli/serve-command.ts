@@ -4,6 +4,7 @@ import { serve } from '../http/serve.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 import { parseDuration } from '../core/shared/duration.js';
+import { dkimFlags, MAIL_FLAGS, smtpMailFlags } from './mail-flags.js';
 import { BUILT_IN_EMBEDDERS, type BuiltInEmbedder, type MemoryOptions } from '../core/memory/memory-config.js';
 
 export { SERVE_USAGE } from './usage.js';
@@ -55,6 +56,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
       embedder: { type: 'string' },
       'embedding-model': { type: 'string' },
       'embedding-dtype': { type: 'string', default: 'fp32' },
+      ...MAIL_FLAGS,
     },
   });
   const portText = values.port ?? nonEmpty(env.PORT) ?? '8787';
@@ -103,15 +105,20 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
   const smtpRate = values['smtp-rate'];
   if (smtpRate !== undefined && (!/^\d{1,9}$/.test(smtpRate) || Number(smtpRate) < 1)) throw new Error(`--smtp-rate must be a positive integer (messages a minute per connection), got "${smtpRate}"`);
   if (!smtp && (smtpAuth !== undefined || smtpRate !== undefined)) throw new Error('--smtp-auth and --smtp-rate need --smtp-port');
-  if (smtp || values['smtp-relay']) {
+  const dkim = dkimFlags(values);
+  if (dkim && !values['smtp-relay']) throw new Error('--dkim-key needs --smtp-relay: only mail handed to the relay is signed');
+  const smtpMail = smtpMailFlags(values, smtp !== null);
+  if (smtp || values['smtp-relay'] || dkim) {
     runtime.email = {
       ...(values['smtp-relay'] ? { relay: values['smtp-relay'] } : {}),
+      ...(dkim ? { dkim } : {}),
       ...(smtp
         ? {
             smtp: {
               ...smtp,
               ...(smtpAuth !== undefined ? { auth: { user: smtpAuth.slice(0, colon), pass: smtpAuth.slice(colon + 1) } } : {}),
               ...(smtpRate !== undefined ? { maxMessagesPerMinute: Number(smtpRate) } : {}),
+              ...smtpMail,
             },
           }
         : {}),

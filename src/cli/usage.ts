@@ -8,7 +8,21 @@ Commands:
   migrate      create or upgrade a PostgreSQL world's schema (agent-services migrate --help)
   mcp          serve the API's tools over MCP on stdio (agent-services mcp --help)
   scenario     run a scenario file on a simulated world (agent-services scenario --help)
-  conformance  check any server against the API contract (agent-services conformance --help)`;
+  conformance  check any server against the API contract (agent-services conformance --help)
+  dns-records  print the MX, SPF, DKIM and DMARC records a mail domain needs (dns-records --help)`;
+
+/** Help text of \`agent-services dns-records\`. */
+export const DNS_RECORDS_USAGE = `Usage: agent-services dns-records --service-domain D [options]
+
+Prints, as zone-file lines, the records to publish so that mail of the service domain is
+delivered and trusted: MX, SPF, DKIM (the key's public half) and DMARC.
+
+  --service-domain D   the service domain, e.g. agents.example.com (required)
+  --dkim-key FILE      the PEM private key serve signs with (--dkim-key); without it the DKIM
+                       record is left out
+  --dkim-selector S    its selector (default agents)
+  --smtp-host H        the host name of the SMTP listener, the MX (default mx.D)
+  --smtp-relay URL     the relay serve sends through: its host is added to the SPF record`;
 
 /** Help text of `agent-services migrate`. */
 export const MIGRATE_USAGE = `Usage: agent-services migrate --database URL
@@ -49,6 +63,15 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --smtp-rate N        at most N messages a minute on one SMTP connection (default: no limit)
   --smtp-relay URL     send mail for outside addresses through this relay,
                        smtp://[user:pass@]host[:port] or smtps://... (default: kept in the outbox)
+  --dkim-key FILE      sign every relayed message with DKIM for the service domain with this
+                       PEM private key (RSA 2048 bits or more, or Ed25519)
+  --dkim-selector S    the DKIM selector, s= (default agents: agents._domainkey.<domain>)
+  --smtp-tls-cert FILE PEM certificate (chain) of the SMTP listener: EHLO offers STARTTLS
+  --smtp-tls-key FILE  its PEM private key
+  --smtp-require-tls   answer MAIL and AUTH before STARTTLS with 530 5.7.0
+  --smtp-enforce-dmarc refuse (550 5.7.1) a message that fails DMARC when its domain publishes
+                       p=reject; by default it is kept and its verdict says dmarc=fail
+  --dns-server H:P     check SPF, DKIM and DMARC with this DNS server (default: the system's)
   --webhook URL=SECRET deliver every agent's webhook events to URL, signed with SECRET
                        (repeatable; docs/webhooks.md)
   --sandbox KIND       where compute runs execute: wasm (default, in-process WebAssembly) or

@@ -283,9 +283,11 @@ describe.each(TRANSPORTS_AND_POSTGRES)('email (%s)', (kind) => {
       expect((await only(bob)).read).toBe(false);
       const message: EmailMessage = await bob.client.email.get(sent.message_id);
       expect(Object.keys(message).sort()).toEqual(
-        ['attachments', 'bcc', 'cc', 'folder', 'from', 'headers', 'html', 'id', 'read', 'received_at', 'subject', 'text', 'thread_id', 'to'].sort(),
+        ['attachments', 'authentication', 'bcc', 'cc', 'folder', 'from', 'headers', 'html', 'id', 'read', 'received_at', 'subject', 'text', 'thread_id', 'to'].sort(),
       );
       expect(message).toMatchObject({ id: sent.message_id, thread_id: sent.thread_id, text: 'body', html: '<b>body</b>', read: true, attachments: [] });
+      // Mail between agents never left the service.
+      expect(message.authentication).toEqual({ spf: 'pass', dkim: [], dmarc: 'pass', from_domain: 'agents.test' });
       expect((await only(bob)).read).toBe(true);
       const reads = (await world.sim.listEvents({ after: 0, limit: 1000 })).events.filter((event) => event.type === 'email.read');
       expect(reads).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { internalAuthentication } from './authentication.js';
 import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
 import { EventLog } from '../ports/event-log.js';
@@ -83,6 +84,8 @@ export class BounceWriter {
       received_at: toIso(bounce.nowMs),
       received_ms: bounce.nowMs,
       read: false,
+      // Written by the service itself: it never crossed the internet.
+      authentication: internalAuthentication(this.config.serviceDomain),
     });
     await this.events.append(tx, { type: 'email.received', agent_id: original.owner, data: { message_id: bounce.id, thread_id: original.thread_id, from, subject: bounce.subject } });
     return [bounce.id];

@@ -1,5 +1,5 @@
 import { toIso } from '../shared/time.js';
-import type { EmailAttachment, EmailMessage, EmailSummary, OutboxMessage } from './email.schema.js';
+import type { EmailAttachment, EmailMessage, EmailSummary, MessageAuthentication, OutboxMessage } from './email.schema.js';
 
 /**
  * How mail is stored. Every delivered copy is its own record in its owner's mailbox: the sender's
@@ -64,6 +64,8 @@ export interface StoredMessage {
   received_at: string;
   received_ms: number;
   read: boolean;
+  /** Who sent it: checked for mail over SMTP, pass for mail between agents; absent when never checked. */
+  authentication?: MessageAuthentication;
 }
 
 /** A thread index entry. */
@@ -177,6 +179,7 @@ export function messageView(message: StoredMessage, filesUrl: string): EmailMess
     attachments: message.attachments.map((attachment) => attachmentView(attachment, filesUrl)),
     received_at: message.received_at,
     read: message.read,
+    authentication: message.authentication ? { ...message.authentication, dkim: message.authentication.dkim.map((signature) => ({ ...signature })) } : null,
   };
 }
 

@@ -123,9 +123,27 @@ export const EmailAttachment = z.object({
 });
 export type EmailAttachment = z.infer<typeof EmailAttachment>;
 
+/** A result of SPF, DKIM or DMARC as RFC 8601 names it. */
+export const AuthResult = z.enum(['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror']);
+export type AuthResult = z.infer<typeof AuthResult>;
+
 /**
- * The full message (SPEC.md), plus `folder` and `bcc`: bcc lists the blind copies on the sender's
- * own sent copy and is always empty on a delivered copy.
+ * Who really sent a message (DECISIONS.md, "Mail on the internet"): SPF of the connecting address
+ * against the envelope sender's domain, every DKIM signature, and DMARC alignment with the From
+ * domain. Mail between agents of the service never left it and reads spf and dmarc pass.
+ */
+export const MessageAuthentication = z.object({
+  spf: AuthResult,
+  dkim: z.array(z.object({ domain: z.string(), selector: z.string(), result: AuthResult })),
+  dmarc: AuthResult,
+  from_domain: z.string(),
+});
+export type MessageAuthentication = z.infer<typeof MessageAuthentication>;
+
+/**
+ * The full message (SPEC.md), plus `folder`, `bcc` and `authentication`: bcc lists the blind
+ * copies on the sender's own sent copy and is always empty on a delivered copy; authentication is
+ * the verdict on who sent it, null for mail that was never checked (given to the control plane).
  */
 export const EmailMessage = z.object({
   id: z.string(),
@@ -142,6 +160,7 @@ export const EmailMessage = z.object({
   attachments: z.array(EmailAttachment),
   received_at: timestamp,
   read: z.boolean(),
+  authentication: MessageAuthentication.nullable(),
 });
 export type EmailMessage = z.infer<typeof EmailMessage>;
 

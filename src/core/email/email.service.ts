@@ -1,3 +1,4 @@
+import { internalAuthentication } from './authentication.js';
 import { inject, injectable } from '../shared/di.js';
 import { BlobStore } from '../ports/blob-store.js';
 import { Clock } from '../ports/clock.js';
@@ -162,6 +163,7 @@ export class EmailService {
       received_at: sentAt,
       received_ms: nowMs,
       read: true,
+      authentication: internalAuthentication(this.config.serviceDomain),
     };
     const outbound: OutboundRecord | null =
       external.length === 0

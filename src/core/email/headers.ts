@@ -24,6 +24,7 @@ const CANONICAL = new Map(
     'Return-Path',
     'Received',
     'DKIM-Signature',
+    'Authentication-Results',
     'List-Unsubscribe',
     'List-Id',
     'Auto-Submitted',

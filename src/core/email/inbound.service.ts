@@ -8,6 +8,7 @@ import { ApiError } from '../shared/api-error.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
 import { isValidAddress } from './address.js';
+import { withOwnResults, type InboundAuthentication } from './authentication.js';
 import { messageIdHeader, msgIds, rfc5322Date, snippetOf } from './compose.js';
 import type { InboundAccepted, InboundEmailBody } from './email.schema.js';
 import { composedHeaders, headersMap } from './headers.js';
@@ -22,10 +23,12 @@ export interface MailInbound {
   hasMailbox(address: string): Promise<boolean>;
   /**
    * Delivers one RFC 5322 message to `recipients` (the SMTP envelope), or, without them, to the
-   * agents among its To, Cc and Bcc headers.
+   * agents among its To, Cc and Bcc headers. With `authentication` (what the edge checked) the
+   * message keeps its verdict and gets the service's `Authentication-Results` header; any such
+   * header claiming the service's authserv-id is removed either way.
    * @throws ApiError 404 recipient_not_found (a recipient has no mailbox), 400 invalid_request (unparsable)
    */
-  deliverRaw(raw: Uint8Array, recipients?: readonly string[]): Promise<InboundAccepted>;
+  deliverRaw(raw: Uint8Array, recipients?: readonly string[], authentication?: InboundAuthentication): Promise<InboundAccepted>;
 }
 
 /** A message from outside, taken apart, before it is stored. */
@@ -41,6 +44,7 @@ interface IncomingMail {
   messageId: string | null;
   inReplyTo: string | null;
   references: string | null;
+  authentication: InboundAuthentication | null;
 }
 
 /**
@@ -95,16 +99,21 @@ export class InboundMailService implements MailInbound {
         messageId,
         inReplyTo: header('in-reply-to'),
         references: header('references'),
+        authentication: null,
       },
       agents,
     );
   }
 
-  deliverRaw(raw: Uint8Array, recipients?: readonly string[]): Promise<InboundAccepted> {
-    return this.parseAndDeliver(raw, recipients?.map((address, index) => [address, `to.${index}`] as const));
+  deliverRaw(raw: Uint8Array, recipients?: readonly string[], authentication?: InboundAuthentication): Promise<InboundAccepted> {
+    return this.parseAndDeliver(
+      raw,
+      recipients?.map((address, index) => [address, `to.${index}`] as const),
+      authentication ?? null,
+    );
   }
 
-  private async parseAndDeliver(raw: Uint8Array, envelope: ReadonlyArray<readonly [string, string]> | undefined): Promise<InboundAccepted> {
+  private async parseAndDeliver(raw: Uint8Array, envelope: ReadonlyArray<readonly [string, string]> | undefined, authentication: InboundAuthentication | null = null): Promise<InboundAccepted> {
     let parsed: ParsedMail;
     try {
       parsed = await this.parser.parse(raw);
@@ -132,6 +141,7 @@ export class InboundMailService implements MailInbound {
         messageId: msgIds(parsed.messageId)[0] ?? null,
         inReplyTo: parsed.inReplyTo,
         references: parsed.references,
+        authentication,
       },
       agents,
     );
@@ -160,7 +170,8 @@ export class InboundMailService implements MailInbound {
     const attachments = await this.mailboxes.storeAttachments(mail.attachments);
     const id = this.random.id('message');
     const rfcMessageId = mail.messageId ?? messageIdHeader(id, this.config.serviceDomain);
-    const headers = { ...mail.headers, 'Message-ID': mail.headers['Message-ID'] || rfcMessageId };
+    const headers = withOwnResults({ ...mail.headers, 'Message-ID': mail.headers['Message-ID'] || rfcMessageId }, this.config.serviceDomain, mail.authentication?.resultsHeader ?? null);
+    const verdict = mail.authentication?.verdict;
     const nowMs = this.clock.now();
     const receivedAt = toIso(nowMs);
     const snippet = snippetOf(mail.text, mail.html);
@@ -186,6 +197,7 @@ export class InboundMailService implements MailInbound {
           received_at: receivedAt,
           received_ms: nowMs,
           read: false,
+          ...(verdict ? { authentication: verdict } : {}),
         });
         await this.events.append(tx, { type: 'email.received', agent_id: owner, data: { message_id: id, thread_id: thread, from: mail.from, subject: mail.subject } });
       }

@@ -2,6 +2,7 @@ import type { EmailMessage, EmailSummary } from '../../core/email/email.schema.j
 import { cell, fields, href, html, table, type Html } from '../html.js';
 import { agentHref, type AgentSubject, type PageContext, type SectionSpec } from '../page-context.js';
 import { peekMessage } from '../world-reads.js';
+import { verdictBadge, verdictDetail } from './mail-verdict.js';
 
 const LIMIT = 100;
 
@@ -9,6 +10,8 @@ const LIMIT = 100;
 interface ThreadRow {
   thread_id: string;
   latest: EmailSummary;
+  /** Who sent the latest message, when it was read for the verdict. */
+  verdict?: EmailMessage['authentication'];
   count: number;
   unread: number;
   attachments: boolean;
@@ -32,9 +35,10 @@ function threadsOf(messages: EmailSummary[]): ThreadRow[] {
 /** One full message: headers, text, the HTML source (shown as text, never rendered) and attachments. */
 function messageView(name: string, message: EmailMessage): Html {
   return html`<article class="message" id="message-${message.id}">
-<h3>${message.subject || '(no subject)'} <span class="muted small">${message.folder}</span></h3>
+<h3>${message.subject || '(no subject)'} <span class="muted small">${message.folder}</span> ${verdictBadge(message.authentication)}</h3>
 ${fields([
   ['From', message.from],
+  ['Sender check', verdictDetail(message.authentication)],
   ['To', message.to.join(', ')],
   ...(message.cc.length > 0 ? [['Cc', message.cc.join(', ')] as [string, unknown]] : []),
   ...(message.bcc.length > 0 ? [['Bcc', message.bcc.join(', ')] as [string, unknown]] : []),
@@ -89,6 +93,8 @@ export function mailSections(context: PageContext, { agent, client }: AgentSubje
     async render() {
       const [inbox, sent] = await Promise.all([client.email.list({ folder: 'inbox', limit: LIMIT }), client.email.list({ folder: 'sent', limit: LIMIT })]);
       const threads = threadsOf([...inbox.messages, ...sent.messages]);
+      // The verdict beside each thread's latest message, read without marking it read.
+      for (const thread of threads) thread.verdict = (await peekMessage(context.runtime, agent.agent_id, thread.latest.id))?.authentication ?? null;
       return table(
         threads,
         [
@@ -97,7 +103,7 @@ export function mailSections(context: PageContext, { agent, client }: AgentSubje
             value: (row) => row.latest.subject,
             render: (row) => html`<a href="${href(`/agents/${encodeURIComponent(agent.name)}/mail`, { thread: row.thread_id })}">${row.latest.subject || '(no subject)'}</a><div class="muted small">${row.latest.snippet}</div>`,
           },
-          { label: 'Latest from', value: (row) => row.latest.from },
+          { label: 'Latest from', value: (row) => row.latest.from, render: (row) => html`${row.latest.from} ${verdictBadge(row.verdict ?? null)}` },
           { label: 'To', value: (row) => row.latest.to.join(', ') },
           { label: 'Messages', value: (row) => row.count, render: (row) => html`${cell(row.count)}${row.unread > 0 ? html` <span class="status status-unread">${row.unread} unread</span>` : ''}${row.attachments ? html` <span class="muted small">+ attachments</span>` : ''}` },
           { label: 'Last', value: (row) => row.latest.received_at },

@@ -1,9 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import type { SmtpEdgeOptions } from '../../core/email/email-config.js';
 import type { MailInbound } from '../../core/email/inbound.service.js';
 import { EMAIL_MAX_BODY_BYTES } from '../../core/email/email.schema.js';
 import { ApiError } from '../../core/shared/api-error.js';
-import type { ReceiverPolicy } from './smtp-receiver/receiver-options.js';
+import { dnsResolver } from './auth/dns-resolver.js';
+import { MailAuthenticator } from './auth/mail-authenticator.js';
+import type { Envelope, ReceiverPolicy } from './smtp-receiver/receiver-options.js';
 import { startSmtpReceiver, type RunningReceiver } from './smtp-receiver/smtp-receiver.js';
 
 /** Where and how the SMTP listener listens (`RuntimeOptions.email.smtp`, CLI `--smtp-*`). */
@@ -32,18 +35,37 @@ function deliveryFailure(error: unknown): string {
   return '451 4.3.0 temporary failure, try again later';
 }
 
+/**
+ * Checks a message's senders (SPF, DKIM, DMARC), then stores it with its verdict; with
+ * `enforceDmarc`, a message failing DMARC whose domain asks `p=reject` is refused instead.
+ */
+async function checkedDelivery(inbound: MailInbound, authenticator: MailAuthenticator, enforceDmarc: boolean, bytes: Buffer, envelope: Envelope): Promise<string> {
+  const checked = await authenticator.check(bytes, { ip: envelope.client.address, helo: envelope.client.helo, sender: envelope.from });
+  if (enforceDmarc && checked.verdict.dmarc === 'fail' && checked.dmarcPolicy === 'reject') {
+    return `550 5.7.1 Message rejected: DMARC policy of ${checked.verdict.from_domain} is reject and the message fails it`;
+  }
+  return inbound.deliverRaw(bytes, envelope.recipients, checked).then(
+    (accepted) => `250 2.0.0 OK: queued as ${accepted.message_id}`,
+    deliveryFailure,
+  );
+}
+
 /** What the listener accepts: the service's agents as recipients, agent senders only when authenticated. */
-function inboundPolicy(inbound: MailInbound, serviceDomain: string, credentials: SmtpEdgeOptions['auth']): ReceiverPolicy {
+function inboundPolicy(inbound: MailInbound, serviceDomain: string, options: SmtpListenOptions): ReceiverPolicy {
+  const credentials = options.auth;
+  const resolver = dnsResolver({
+    ...(options.dnsServer ? { server: options.dnsServer } : {}),
+    ...(options.dnsTimeoutMs !== undefined ? { timeoutMs: options.dnsTimeoutMs } : {}),
+    ...(options.dnsCacheSeconds !== undefined ? { cacheSeconds: options.dnsCacheSeconds } : {}),
+  });
+  const authenticator = new MailAuthenticator(serviceDomain, resolver);
+  const enforceDmarc = options.enforceDmarc === true;
   return {
     ...(credentials ? { authenticate: (user: string, pass: string) => sameSecret(user, credentials.user) && sameSecret(pass, credentials.pass) } : {}),
     mailFrom: (address, user) =>
       address !== '' && user === null && inDomain(address, serviceDomain) ? `550 5.7.1 <${address}>: sending as an address of ${serviceDomain} needs an authenticated session` : null,
     rcptTo: async (address) => ((await inbound.hasMailbox(address)) ? null : `550 5.1.1 <${address}>: no such mailbox here`),
-    message: (bytes, envelope) =>
-      inbound.deliverRaw(bytes, envelope.recipients).then(
-        (accepted) => `250 2.0.0 OK: queued as ${accepted.message_id}`,
-        deliveryFailure,
-      ),
+    message: (bytes, envelope) => checkedDelivery(inbound, authenticator, enforceDmarc, bytes, envelope),
   };
 }
 
@@ -52,12 +74,13 @@ function inboundPolicy(inbound: MailInbound, serviceDomain: string, credentials:
  * accepts mail for the agents of a runtime and delivers it into their inboxes through `inbound`,
  * the same path as `POST /_sim/email/inbound` with `raw`. Unknown recipients are refused at RCPT
  * TO with 550 (no relaying). PIPELINING, 8BITMIME, SMTPUTF8, ENHANCEDSTATUSCODES, CHUNKING and
- * SIZE are announced, AUTH PLAIN LOGIN with credentials; there is no STARTTLS (meant for loopback
- * and trusted networks). A message is answered 250 only once it is stored (durably, with a
- * durable store).
- * @throws Error when the address cannot be listened on (in use, not permitted)
+ * SIZE are announced, AUTH PLAIN LOGIN with credentials, STARTTLS with a certificate. Every
+ * message is checked for SPF, DKIM and DMARC and keeps the verdict. A message is answered 250 only
+ * once it is stored (durably, with a durable store).
+ * @throws Error when the address cannot be listened on (in use, not permitted), or the certificate or key is not valid PEM
  */
-export function startSmtpListener(inbound: MailInbound, serviceDomain: string, options: SmtpListenOptions = {}): Promise<RunningSmtpServer> {
+export async function startSmtpListener(inbound: MailInbound, serviceDomain: string, options: SmtpListenOptions = {}): Promise<RunningSmtpServer> {
+  if (options.requireTls && !options.tls) throw new Error('requireTls needs tls: a certificate and key for STARTTLS');
   return startSmtpReceiver(
     options.host ?? '127.0.0.1',
     options.port ?? 2525,
@@ -66,7 +89,8 @@ export function startSmtpListener(inbound: MailInbound, serviceDomain: string, o
       maxMessageBytes: options.maxMessageBytes ?? EMAIL_MAX_BODY_BYTES,
       idleSeconds: options.idleSeconds ?? 60,
       ...(options.maxMessagesPerMinute !== undefined ? { maxMessagesPerMinute: options.maxMessagesPerMinute } : {}),
+      ...(options.tls ? { tls: createSecureContext({ cert: options.tls.cert, key: options.tls.key }), requireTls: options.requireTls === true } : {}),
     },
-    inboundPolicy(inbound, serviceDomain, options.auth),
+    inboundPolicy(inbound, serviceDomain, options),
   );
 }

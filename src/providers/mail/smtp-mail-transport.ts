@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Transporter } from 'nodemailer';
+import type { DkimSigning } from './auth/dkim-signer.js';
 import { MailTransportError, type MailTransport, type OutboundMail, type RecipientRefusal, type TransportOutcome } from '../../core/ports/mail-transport.js';
 
 /** Where and how to reach the SMTP relay. */
@@ -15,6 +16,8 @@ export interface SmtpRelayOptions {
   rejectUnauthorized?: boolean;
   /** Seconds to wait for the relay before the hand-off fails (default 30). */
   timeoutSeconds?: number;
+  /** Sign every message with DKIM (`d=` the service domain) before it leaves. */
+  dkim?: DkimSigning;
 }
 
 /** The address part of what nodemailer reports as accepted or rejected. */
@@ -60,8 +63,9 @@ export function transportErrorOf(error: unknown): MailTransportError {
 /**
  * Outbound mail through a real SMTP relay with nodemailer: the service's Message-ID, Date and
  * threading headers are kept, the envelope carries exactly the outside recipients (bcc included,
- * never in a header), and attachments are streamed from the blob store. nodemailer is loaded and
- * the transporter made by the first send, not when the runtime starts.
+ * never in a header), and attachments are streamed from the blob store. With `dkim` every message
+ * is DKIM-signed on its way out. nodemailer (and mailauth's signer) are loaded and the transporter
+ * made by the first send, not when the runtime starts.
  */
 export class SmtpMailTransport implements MailTransport {
   private transporter: Promise<Transporter> | undefined;
@@ -71,8 +75,17 @@ export class SmtpMailTransport implements MailTransport {
 
   /** The transporter, made once on first use. */
   private transporterOf(): Promise<Transporter> {
-    return (this.transporter ??= import('nodemailer').then(({ default: nodemailer }) => {
+    const signer = this.options.dkim ? import('./auth/dkim-signer.js') : Promise.resolve(null);
+    return (this.transporter ??= Promise.all([import('nodemailer'), signer]).then(([{ default: nodemailer }, signing]) => {
       const transporter = nodemailer.createTransport(this.transportOptions() as Parameters<typeof nodemailer.createTransport>[0]);
+      const dkim = this.options.dkim;
+      // nodemailer's own signer is RSA-only: mailauth's signs the composed message as it streams out.
+      if (dkim && signing) {
+        transporter.use('stream', (mail, done) => {
+          mail.message.processFunc((input) => input.pipe(signing.dkimSignStream(dkim)));
+          done();
+        });
+      }
       // Closed while nodemailer was loading: the pool must not stay open.
       if (this.closed) transporter.close();
       return transporter;
@@ -102,7 +115,7 @@ export class SmtpMailTransport implements MailTransport {
    * `smtps://...` (TLS, port 465 by default).
    * @throws TypeError for another scheme
    */
-  static fromUrl(url: string): SmtpMailTransport {
+  static fromUrl(url: string, dkim?: DkimSigning): SmtpMailTransport {
     const parsed = new URL(url);
     if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new TypeError(`relay URL must be smtp:// or smtps://, got ${parsed.protocol}`);
     const secure = parsed.protocol === 'smtps:';
@@ -111,6 +124,7 @@ export class SmtpMailTransport implements MailTransport {
       port: parsed.port ? Number(parsed.port) : secure ? 465 : 587,
       secure,
       ...(parsed.username ? { auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } } : {}),
+      ...(dkim ? { dkim } : {}),
     });
   }
 

@@ -14,11 +14,15 @@ import { MailparserMailParser } from '../../providers/mail/mailparser-mail-parse
 import type { RunningSmtpServer } from '../../providers/mail/smtp-listener.js';
 import { SimMailTransport } from '../../sim/sim-mail-transport.js';
 import { SmtpMailTransport } from '../../providers/mail/smtp-mail-transport.js';
+import { DEFAULT_DKIM_SELECTOR } from '../../core/email/email-config.js';
+import { readDkimKey } from '../../providers/mail/auth/dkim-key.js';
 import { emailRoutes, emailSimRoutes } from '../../core/email/email.routes.js';
 import { defineArea } from './area-module.js';
 
 /** The SMTP listener started for a runtime (by its container), closed by the area's `stop()`. */
 const listeners = new WeakMap<Container, Promise<RunningSmtpServer>>();
+/** The relay transport a runtime made from `email.relay` (one given in `providers` is its owner's to close). */
+const relays = new WeakMap<Container, SmtpMailTransport>();
 
 /**
  * Email: mailboxes, threading, attachments, loopback delivery between agents, the durable outbound
@@ -32,7 +36,11 @@ export const emailArea = defineArea({
   simRoutes: emailSimRoutes,
   bind({ container, options }) {
     const relay = options.email?.relay;
-    container.bind(MailTransport).toConstantValue(options.providers?.mailTransport ?? (relay ? SmtpMailTransport.fromUrl(relay) : new SimMailTransport()));
+    const dkim = options.email?.dkim;
+    const signing = dkim ? { domain: container.get(ServiceConfig).serviceDomain, selector: dkim.selector ?? DEFAULT_DKIM_SELECTOR, key: readDkimKey(dkim.privateKey) } : undefined;
+    const made = !options.providers?.mailTransport && relay ? SmtpMailTransport.fromUrl(relay, signing) : undefined;
+    if (made) relays.set(container, made);
+    container.bind(MailTransport).toConstantValue(options.providers?.mailTransport ?? made ?? new SimMailTransport());
     container.bind(MailParser).toConstantValue(new MailparserMailParser());
     container.bind(RetryPolicy).toConstantValue(retryPolicy(options.email?.queue));
     container.bind(Mailboxes).toSelf();
@@ -72,6 +80,9 @@ export const emailArea = defineArea({
   },
   async stop({ container }) {
     container.get(OutboundDelivery).stop();
+    // Its pooled connections would otherwise keep the relay (and the process) waiting.
+    relays.get(container)?.close();
+    relays.delete(container);
     const running = listeners.get(container);
     listeners.delete(container);
     await (await running?.catch(() => undefined))?.close();

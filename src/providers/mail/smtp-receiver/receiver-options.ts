@@ -1,3 +1,5 @@
+import type { SecureContext } from 'node:tls';
+
 /** A mail transaction as the client declared it. */
 export interface Envelope {
   /** `MAIL FROM` ('' for the null sender). */
@@ -6,6 +8,10 @@ export interface Envelope {
   recipients: string[];
   /** Whether the session authenticated (its user), or null. */
   user: string | null;
+  /** The connecting client: its IP address and the name it gave in HELO or EHLO. */
+  client: { address: string; helo: string };
+  /** Whether the message came over TLS (after STARTTLS). */
+  tls: boolean;
 }
 
 /**
@@ -43,4 +49,8 @@ export interface ReceiverOptions {
   maxRecipients?: number;
   /** Errors one connection may make before it is answered 421 and closed (default 10). */
   maxErrors?: number;
+  /** The certificate and key: EHLO offers STARTTLS (RFC 3207); without it STARTTLS is 502. */
+  tls?: SecureContext;
+  /** With `tls`: MAIL (and AUTH) before STARTTLS is answered 530 5.7.0. */
+  requireTls?: boolean;
 }

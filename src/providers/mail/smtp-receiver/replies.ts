@@ -38,12 +38,19 @@ export const REPLY = {
   unsupported: '502 5.5.1 Command not supported here\r\n',
   storeFailed: '451 4.3.0 temporary failure, try again later\r\n',
   internalError: '421 4.3.0 Internal error, closing connection\r\n',
+  tlsReady: '220 2.0.0 Ready to start TLS\r\n',
+  tlsActive: '503 5.5.1 TLS already active\r\n',
+  tlsSyntax: '501 5.5.4 Syntax: STARTTLS\r\n',
+  tlsRequired: '530 5.7.0 Must issue a STARTTLS command first\r\n',
 } as const;
 
 /** The greeting, the EHLO and HELO answers and the limit replies of one receiver, built once. */
 export interface FixedReplies {
   greeting: string;
+  /** The EHLO answer; it offers STARTTLS when the receiver has a certificate. */
   ehlo: string;
+  /** The EHLO answer once TLS is on (no STARTTLS). */
+  ehloTls: string;
   helo: string;
   tooBig: string;
   timeout: string;
@@ -56,10 +63,12 @@ export interface FixedReplies {
 export function fixedReplies(options: ReceiverOptions, auth: boolean): FixedReplies {
   const { domain, maxMessageBytes } = options;
   const extensions = ['PIPELINING', '8BITMIME', 'SMTPUTF8', 'ENHANCEDSTATUSCODES', 'CHUNKING', `SIZE ${maxMessageBytes}`, ...(auth ? ['AUTH PLAIN LOGIN'] : [])];
-  const ehlo = [domain, ...extensions].map((line, index) => `250${index === extensions.length ? ' ' : '-'}${line}\r\n`).join('');
+  const answer = (lines: string[]) => [domain, ...lines].map((line, index) => `250${index === lines.length ? ' ' : '-'}${line}\r\n`).join('');
+  const ehloTls = answer(extensions);
   return {
     greeting: `220 ${domain} ESMTP agent-services\r\n`,
-    ehlo,
+    ehlo: options.tls ? answer([...extensions.slice(0, 5), 'STARTTLS', ...extensions.slice(5)]) : ehloTls,
+    ehloTls,
     helo: `250 ${domain}\r\n`,
     tooBig: `552 5.3.4 Message size exceeds the limit of ${maxMessageBytes} bytes\r\n`,
     timeout: `421 4.4.2 ${domain} Idle too long, closing connection\r\n`,

@@ -8,6 +8,7 @@ import { RateWindow } from './rate-window.js';
 import type { ReceiverOptions, ReceiverPolicy } from './receiver-options.js';
 import { REPLY, type FixedReplies } from './replies.js';
 import { SaslExchange, type SaslOutcome } from './sasl-exchange.js';
+import { upgradeToTls } from './tls-upgrade.js';
 
 /** What every session of one receiver shares. */
 export interface SessionContext {
@@ -34,6 +35,8 @@ const DATA = 1;
 const BDAT = 2;
 const AUTH = 3;
 const CLOSED = 4;
+/** After STARTTLS's 220: nothing more is read in clear; the TLS handshake comes next. */
+const UPGRADING = 5;
 
 /**
  * One SMTP connection, server side: reads raw bytes, splits command lines at LF (CRLF or a bare
@@ -55,6 +58,10 @@ export class SmtpSession {
   private discarding = false;
   private closing = false;
   private greeted = false;
+  /** The name the client gave in HELO or EHLO. */
+  private helo = '';
+  /** Whether STARTTLS has made the connection secure. */
+  private tls = false;
   private user: string | null = null;
   private errors = 0;
   private from: string | null = null;
@@ -71,24 +78,40 @@ export class SmtpSession {
 
   /** Greets the client on `socket` and serves it until it quits or the socket closes. */
   constructor(
-    private readonly socket: Socket,
+    private socket: Socket,
     private readonly context: SessionContext,
     private readonly onClose: (session: SmtpSession) => void,
   ) {
     const perMinute = context.options.maxMessagesPerMinute;
     this.rate = perMinute === undefined ? null : new RateWindow(perMinute, 60_000);
     socket.setNoDelay(true);
-    socket.setTimeout(context.options.idleSeconds * 1000);
+    this.listen(socket);
+    socket.write(context.replies.greeting);
+  }
+
+  /** Serves what `socket` reads; called again for the TLS socket after STARTTLS. */
+  private listen(socket: Socket): void {
+    socket.setTimeout(this.context.options.idleSeconds * 1000);
     // Anonymous closures: esbuild's keepNames (tsx) gives a named one a defineProperty per session.
     socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('timeout', () => this.idle());
     socket.on('drain', () => this.throttle());
     socket.on('error', () => socket.destroy());
     socket.once('close', () => {
+      if (this.socket !== socket) return;
       this.mode = CLOSED;
-      onClose(this);
+      this.onClose(this);
     });
-    socket.write(context.replies.greeting);
+  }
+
+  /** Starts TLS once STARTTLS's 220 is written; the session goes on over the TLS socket. */
+  private upgrade(): void {
+    this.socket = upgradeToTls(this.socket, this.context.options.tls!, () => {
+      if (this.mode !== UPGRADING) return;
+      this.tls = true;
+      this.mode = COMMAND;
+    });
+    this.listen(this.socket);
   }
 
   /** Ends the session for a server shutdown: at once when idle, after the message being stored otherwise. */
@@ -103,7 +126,7 @@ export class SmtpSession {
   }
 
   private received(chunk: Buffer): void {
-    if (this.mode === CLOSED) return;
+    if (this.mode === CLOSED || this.mode === UPGRADING) return;
     this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     if (!this.busy) this.guarded();
     this.throttle();
@@ -154,6 +177,7 @@ export class SmtpSession {
     const length = buffer.length;
     let at = 0;
     while (at < length && !this.busy && this.mode !== CLOSED) {
+      if (this.mode === UPGRADING) return length;
       if (this.mode === DATA) {
         const end = this.dot!.read(buffer, at);
         if (end < 0) return length;
@@ -216,6 +240,7 @@ export class SmtpSession {
       case 'AUTH':
         return this.auth(argument);
       case 'STARTTLS':
+        return this.startTls(argument);
       case 'EXPN':
       case 'ETRN':
       case 'TURN':
@@ -229,11 +254,32 @@ export class SmtpSession {
     if (argument === '') return this.error(REPLY.heloSyntax);
     this.reset();
     this.greeted = true;
-    this.reply(verb === 'EHLO' ? this.context.replies.ehlo : this.context.replies.helo);
+    this.helo = argument;
+    const { replies } = this.context;
+    this.reply(verb === 'EHLO' ? (this.tls ? replies.ehloTls : replies.ehlo) : replies.helo);
+  }
+
+  /** STARTTLS: answers 220 and starts over in TLS, forgetting HELO, AUTH and any transaction (RFC 3207 §4.2). */
+  private startTls(argument: string): void {
+    if (!this.context.options.tls) return this.error(REPLY.unsupported);
+    if (this.tls) return this.error(REPLY.tlsActive);
+    if (argument !== '') return this.error(REPLY.tlsSyntax);
+    this.reset();
+    this.greeted = false;
+    this.helo = '';
+    this.user = null;
+    this.reply(REPLY.tlsReady);
+    this.mode = UPGRADING;
+  }
+
+  /** Whether a command that needs TLS must wait for STARTTLS (`requireTls`). */
+  private needsTls(): boolean {
+    return this.context.options.requireTls === true && !this.tls;
   }
 
   private mail(argument: string): void {
     if (!this.greeted) return this.error(REPLY.heloFirst);
+    if (this.needsTls()) return this.error(REPLY.tlsRequired);
     if (this.from !== null) return this.error(REPLY.nestedMail);
     const path = parseMailPath(argument, 'FROM');
     if (!path) return this.error(REPLY.mailSyntax);
@@ -325,7 +371,7 @@ export class SmtpSession {
   /** The message is complete: refuses it when too large, or hands it to the store and waits. */
   private finish(): void {
     const message = this.message!;
-    const envelope = { from: this.from!, recipients: this.recipients, user: this.user };
+    const envelope = { from: this.from!, recipients: this.recipients, user: this.user, client: { address: this.socket.remoteAddress ?? '', helo: this.helo }, tls: this.tls };
     this.reset();
     if (message.overLimit) return this.reply(this.context.replies.tooBig);
     this.busy = true;
@@ -353,6 +399,8 @@ export class SmtpSession {
     const { authenticate } = this.context.policy;
     if (!authenticate) return this.error(REPLY.unsupported);
     if (!this.greeted) return this.error(REPLY.heloFirst);
+    // Credentials never cross the network in clear where TLS is required.
+    if (this.needsTls()) return this.error(REPLY.tlsRequired);
     if (this.user !== null) return this.error(REPLY.authAgain);
     if (this.from !== null) return this.error(REPLY.authInTransaction);
     const exchange = SaslExchange.start(argument);
@@ -398,7 +446,9 @@ export class SmtpSession {
 
   private flush(): void {
     if (this.out === '') return;
-    if (this.socket.writable) this.socket.write(this.out);
+    // STARTTLS's 220 goes out in clear; TLS starts once it is written.
+    if (this.mode === UPGRADING && this.socket.writable) this.socket.write(this.out, () => this.mode === UPGRADING && this.upgrade());
+    else if (this.socket.writable) this.socket.write(this.out);
     this.out = '';
   }
 

@@ -1,0 +1,90 @@
+import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+/** How mailauth asks DNS: a name and a record type, answered as Node's `dns.resolve` answers. */
+export type DnsResolver = (name: string, type: string) => Promise<unknown>;
+
+/** Where and how long to ask. */
+export interface DnsResolverOptions {
+  /** `HOST:PORT` (or `[v6]:PORT`, or a bare address for port 53); the system resolver without it. */
+  server?: string;
+  /** A lookup that takes longer fails with `ETIMEOUT` (default 5000 ms, DECISIONS.md). */
+  timeoutMs?: number;
+  /** How long an answer (records, or that there are none) is reused, in seconds; 0 asks every time (default 30). */
+  cacheSeconds?: number;
+}
+
+/** Default time an answer is reused. */
+export const DNS_CACHE_SECONDS = 30;
+/** Most answers kept; the oldest goes first. */
+const CACHE_ENTRIES = 10_000;
+/** Failures that are answers (no such name, no such record) and may be reused like records. */
+const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA']);
+
+/** Default limit of one lookup (DECISIONS.md: a lookup over 5 s is temperror). */
+export const DNS_TIMEOUT_MS = 5000;
+
+/**
+ * Checks a `--dns-server` value: an IP address with an optional port, `127.0.0.1:5353`,
+ * `[::1]:5353`, `10.0.0.53`.
+ * @throws Error saying what is expected
+ */
+export function checkDnsServer(server: string): string {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
+  const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(server);
+  const host = bracketed?.[1] ?? (plain ? plain[1] : isIP(server) === 6 ? server : undefined);
+  const port = bracketed?.[2] ?? plain?.[2];
+  if (host === undefined || isIP(host) === 0 || (port !== undefined && (Number(port) < 1 || Number(port) > 65_535))) {
+    throw new Error(`--dns-server must be an IP address with an optional port (127.0.0.1:5353, [::1]:53), got "${server}"`);
+  }
+  return server;
+}
+
+/**
+ * A DNS resolver for mailauth: Node's resolver (c-ares) on the system's servers or on `server`,
+ * with one try per server and a hard limit per lookup. A failure keeps its code (`ENOTFOUND`,
+ * `ENODATA` mean no record; `ETIMEOUT`, `ECONNREFUSED`, `ESERVFAIL` become temperror in mailauth),
+ * so a slow or broken DNS never holds a message longer than the limit.
+ *
+ * Answers are reused for `cacheSeconds`, and lookups of the same question in flight share one
+ * query: Node turns c-ares' own cache off and cannot tell a TXT record's TTL, and without a cache
+ * the three or so lookups of each message cost several times the rest of its check (about 250 µs of
+ * CPU against 45 in the bench). 30 s is shorter than almost any published TTL. Failures other
+ * than "no such record" are never reused.
+ */
+export function dnsResolver(options: DnsResolverOptions = {}): DnsResolver {
+  const lookup = uncachedResolver(options);
+  const keepMs = (options.cacheSeconds ?? DNS_CACHE_SECONDS) * 1000;
+  if (keepMs <= 0) return lookup;
+  const cache = new Map<string, { expiresMs: number; answer: Promise<unknown> }>();
+  return (name, type) => {
+    const key = `${type} ${name.toLowerCase()}`;
+    const nowMs = performance.now();
+    const hit = cache.get(key);
+    if (hit && hit.expiresMs > nowMs) return hit.answer;
+    if (hit) cache.delete(key);
+    const entry = { expiresMs: nowMs + keepMs, answer: lookup(name, type) };
+    entry.answer.catch((error: NodeJS.ErrnoException) => {
+      if (!NO_RECORD.has(error.code ?? '') && cache.get(key) === entry) cache.delete(key);
+    });
+    cache.set(key, entry);
+    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    return entry.answer;
+  };
+}
+
+/** The resolver without a cache: every question goes to the server. */
+function uncachedResolver(options: DnsResolverOptions): DnsResolver {
+  const timeoutMs = options.timeoutMs ?? DNS_TIMEOUT_MS;
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  if (options.server !== undefined) resolver.setServers([checkDnsServer(options.server)]);
+  return (name, type) => {
+    let timer: NodeJS.Timeout | undefined;
+    // c-ares' own timeout grows between retries to other servers; this bounds the whole lookup.
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`DNS lookup of ${name} ${type} took over ${timeoutMs} ms`), { code: 'ETIMEOUT' })), timeoutMs);
+    });
+    return Promise.race([resolver.resolve(name, type), limit]).finally(() => clearTimeout(timer));
+  };
+}

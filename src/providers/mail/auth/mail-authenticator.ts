@@ -1,0 +1,116 @@
+import { isIP } from 'node:net';
+// mailauth's package entry loads its BIMI and MTA-STS code, whose bundled undici wants Node 22;
+// these four modules are all the service uses and load on Node 20 (test/providers/mail/auth).
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { spf } from 'mailauth/lib/spf/index.js';
+import { evaluateDmarc } from 'mailauth/lib/dmarc/index.js';
+import type { InboundAuthentication } from '../../../core/email/authentication.js';
+import type { AuthResult, MessageAuthentication } from '../../../core/email/email.schema.js';
+import type { DnsResolver } from './dns-resolver.js';
+import { unsignedAuthors } from './unsigned-authors.js';
+import { formatAuthHeaderRow } from 'mailauth/lib/tools.js';
+
+/** What the SMTP session knows about where a message came from. */
+export interface ConnectionFacts {
+  /** The connecting client's IP address. */
+  ip: string;
+  /** The name the client gave in HELO or EHLO. */
+  helo: string;
+  /** `MAIL FROM` ('' for the null sender of bounces: SPF then checks the HELO name). */
+  sender: string;
+}
+
+/** A checked message: the verdict and header to keep, and the DMARC policy its From domain asks for. */
+export interface CheckedMessage extends InboundAuthentication {
+  /** The effective DMARC policy (`none`, `quarantine`, `reject`) when a record was found, else null. */
+  dmarcPolicy: string | null;
+}
+
+const RESULTS = new Set<AuthResult>(['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror']);
+
+/**
+ * A mailauth result as one of RFC 8601's names the contract uses. mailauth also answers `policy`
+ * (a signature that verified with a key the receiver does not accept, such as RSA under 1024 bits):
+ * nothing an agent may trust, so it reads `fail`.
+ */
+function resultOf(value: unknown): AuthResult {
+  if (value === 'policy') return 'fail';
+  return RESULTS.has(value as AuthResult) ? (value as AuthResult) : 'permerror';
+}
+
+/** The domain of the last `@` of an address, lower case, or ''. */
+function domainOf(address: string | undefined): string {
+  if (!address) return '';
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/** A header value on one line: mailauth's infos may carry folding. */
+const oneLine = (text: string) => text.replace(/\r?\n[ \t]*/g, ' ').trim();
+
+/**
+ * Checks who sent a message received over SMTP, with the `mailauth` library: SPF of the connecting
+ * address against the envelope sender's domain (RFC 7208), every DKIM signature (RFC 6376, 8463),
+ * and DMARC alignment of both with the From domain (RFC 7489). DNS answers come from `resolver`;
+ * one that fails or is slow makes the check that needed it `temperror`, never a failure of the
+ * delivery. The `Authentication-Results` header (RFC 8601) names `authservId`, the service domain.
+ */
+export class MailAuthenticator {
+  constructor(
+    private readonly authservId: string,
+    private readonly resolver: DnsResolver,
+  ) {}
+
+  /** The verdict on `raw` as received from the client of `facts`; never throws. */
+  async check(raw: Buffer, facts: ConnectionFacts): Promise<CheckedMessage> {
+    try {
+      return await this.evaluate(raw, facts);
+    } catch {
+      // mailauth answers DNS trouble as temperror itself; anything else it throws is the same for
+      // the agent: the message could not be checked now.
+      return {
+        verdict: { spf: 'temperror', dkim: [], dmarc: 'temperror', from_domain: '' },
+        resultsHeader: `${this.authservId}; spf=temperror; dkim=temperror; dmarc=temperror`,
+        dmarcPolicy: null,
+      };
+    }
+  }
+
+  private async evaluate(raw: Buffer, facts: ConnectionFacts): Promise<CheckedMessage> {
+    const resolver = this.resolver as never;
+    // Strict: a body that no longer matches its hash reads fail (RFC 6376 §6.1.3, RFC 8601), not
+    // mailauth's lenient neutral, and rsa-sha1 (RFC 8301) or a malformed signature never passes.
+    const authors = unsignedAuthors(raw);
+    const dkim = authors ? { ...authors, results: [] } : await dkimVerify(raw, { resolver, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) });
+    const helo = isIP(facts.helo) ? `[${facts.helo}]` : facts.helo || (isIP(facts.ip) ? `[${facts.ip}]` : facts.ip);
+    const spfResult = await spf({ ip: facts.ip, helo, mta: this.authservId, resolver, ...(facts.sender ? { sender: facts.sender } : {}) });
+    const signatures = dkim.results.filter((row) => row.signingDomain);
+    const { response: dmarc } = await evaluateDmarc({
+      headerFrom: dkim.headerFrom,
+      fromFields: dkim.fromFields,
+      spfDomains: spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [],
+      dkimDomains: signatures
+        .filter((row) => row.status.result === 'pass')
+        .map((row) => ({
+          domain: String(row.signingDomain),
+          ...(row.id !== undefined ? { id: row.id } : {}),
+          ...(row.status.aligned !== undefined ? { aligned: row.status.aligned } : {}),
+          ...(row.status.underSized !== undefined ? { underSized: row.status.underSized } : {}),
+        })),
+      resolver,
+    });
+    const verdict: MessageAuthentication = {
+      spf: resultOf(spfResult.status.result),
+      dkim: signatures.map((row) => ({ domain: String(row.signingDomain).toLowerCase(), selector: String(row.selector ?? ''), result: resultOf(row.status.result) })),
+      dmarc: dmarc ? resultOf(dmarc.status.result) : 'none',
+      from_domain: String(dmarc ? dmarc.status.header?.from ?? '' : domainOf(dkim.headerFrom[0])).toLowerCase(),
+    };
+    // SPF's comment ("domain of ... designates ... as permitted sender") is left out: the header is
+    // kept with every message, and its result and identities say the same.
+    const infos = [...(signatures.length > 0 ? signatures.map((row) => row.info) : ['dkim=none']), formatAuthHeaderRow('spf', { ...spfResult.status, comment: false }), ...(dmarc ? [dmarc.info] : ['dmarc=none'])];
+    return {
+      verdict,
+      resultsHeader: `${this.authservId}; ${infos.map(oneLine).join('; ')}`,
+      dmarcPolicy: dmarc && dmarc.policy ? String(dmarc.policy) : null,
+    };
+  }
+}
