@@ -9,8 +9,16 @@ const EVM = /^0x[0-9a-fA-F]{40}$/;
 
 /** The UTC day (`YYYY-MM-DD`) of an instant of service time: the window of every `per_day` limit. */
 export function utcDay(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 10);
+  // Every guarded request asks; formatting a Date is the costly part, so the last day is kept.
+  const day = Math.floor(epochMs / 86_400_000);
+  if (day !== lastDay.number) {
+    lastDay.text = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    lastDay.number = day;
+  }
+  return lastDay.text;
 }
+
+const lastDay = { number: Number.NaN, text: '' };
 
 /** What a send's recipient is, for matching: `to` as written, and the agent it names when it is a book transfer. */
 export interface SendTarget {
