@@ -41,12 +41,12 @@ describe('the admin policy routes', () => {
     expect(await mine.json()).toEqual({ policy });
     const bad = await call(runtime, 'PUT', path, { wallet: { per_day: { usd: 'ten' } } }, 'sekret');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatchObject({ code: 'invalid_request', param: 'wallet.per_day.usd' });
+    expect(((await bad.json()) as { error: unknown }).error).toMatchObject({ code: 'invalid_request', param: 'wallet.per_day.usd' });
     expect((await call(runtime, 'DELETE', path, undefined, 'sekret')).status).toBe(204);
     expect(await (await call(runtime, 'GET', path, undefined, 'sekret')).json()).toEqual({ policy: null });
     const unknown = await call(runtime, 'GET', '/admin/v1/agents/agt_nobody/policy', undefined, 'sekret');
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error.code).toBe('not_found');
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 
   it('live without an admin token: not served (404)', async () => {
