@@ -1,8 +1,10 @@
 /**
- * `npm run bench -- wallet [--sends N]`: in-process book-transfer sends per second, and the cost
- * of one send and of one history page with 1,000 and with 100,000 existing records (the ratio
- * shows whether anything scans the whole history). Every call goes through the full in-process
- * client path: JSON round trip, dispatcher, zod validation, service, store transaction.
+ * `npm run bench -- wallet [--sends N] [--policy-only]`: in-process book-transfer sends per
+ * second, the cost of one send and of one history page with 1,000 and with 100,000 existing
+ * records (the ratio shows whether anything scans the whole history), and the cost a policy adds
+ * to a send (the same sends with and without a policy, in the same run). Every call goes through
+ * the full in-process client path: JSON round trip, dispatcher, zod validation, service, store
+ * transaction.
  */
 import { performance } from 'node:perf_hooks';
 import { createRuntime, type AgentClient, type Runtime } from '../src/index.js';
@@ -60,7 +62,68 @@ async function costsAt(records: number, samples: number): Promise<Costs> {
   return costs;
 }
 
+/** A policy that exercises every wallet rule on each send (limits far above what the bench sends). */
+const BENCH_POLICY = {
+  wallet: {
+    per_transaction: { usd: '1000.00', usdc: '1000' },
+    per_day: { usd: '100000000.00', usdc: '100000000' },
+    recipients: ['carol', 'dave', 'bob', 'iban:DE*'],
+    networks: ['base' as const, 'solana' as const],
+  },
+  email: { recipient_domains: ['example.com'], per_day: 100 },
+};
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * The cost of the policy check: two worlds, alike but for a policy on alice's, send the same
+ * book transfers in alternating rounds (the order flips every round, so neither always runs
+ * first on a warmer or a busier machine). Per round: wall and CPU microseconds per send; printed:
+ * the medians and their ratio.
+ */
+async function policyCost(rounds: number, perRound: number): Promise<void> {
+  const plain = await world();
+  const guarded = await world();
+  await guarded.runtime.simClient().setAgentPolicy('alice', BENCH_POLICY);
+  const sendWith = (pair: Pair) => pair.alice.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' });
+  for (const pair of [plain, guarded]) for (let i = 0; i < 2_000; i++) await sendWith(pair);
+  const wall: Record<'plain' | 'guarded', number[]> = { plain: [], guarded: [] };
+  const cpu: Record<'plain' | 'guarded', number[]> = { plain: [], guarded: [] };
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (['plain', 'guarded'] as const) : (['guarded', 'plain'] as const);
+    for (const name of order) {
+      const pair = name === 'plain' ? plain : guarded;
+      const cpuStart = process.cpuUsage();
+      const start = performance.now();
+      for (let i = 0; i < perRound; i++) await sendWith(pair);
+      const elapsed = performance.now() - start;
+      const used = process.cpuUsage(cpuStart);
+      wall[name].push((elapsed * 1000) / perRound);
+      cpu[name].push((used.user + used.system) / perRound);
+    }
+  }
+  // The ratio is taken per round (the two halves of a round ran side by side, on the same
+  // machine load) and its median printed: steadier than the ratio of two medians.
+  const line = (what: string, values: Record<'plain' | 'guarded', number[]>) => {
+    const ratio = median(values.plain.map((plainCost, round) => values.guarded[round]! / plainCost));
+    return `  ${what.padEnd(28)} ${median(values.plain).toFixed(1).padStart(8)} µs ${median(values.guarded).toFixed(1).padStart(8)} µs   ${ratio.toFixed(3)}x`;
+  };
+  console.log(`wallet: cost of a policy check on an in-process send (${rounds} alternating rounds of ${perRound}; medians; goal <= 1.05x)`);
+  console.log(`  ${''.padEnd(28)} ${'no policy'.padStart(11)} ${'policy'.padStart(11)}   ratio`);
+  console.log(line('wall time per send', wall));
+  console.log(line('CPU time per send', cpu));
+  await plain.runtime.close();
+  await guarded.runtime.close();
+}
+
 export async function run(args: string[]): Promise<void> {
+  if (args.includes('--policy-only')) {
+    await policyCost(31, 1_000);
+    return;
+  }
   const flag = args.indexOf('--sends');
   const sends = flag >= 0 ? Number(args[flag + 1]) : 20_000;
   const warm = await world();
@@ -109,4 +172,6 @@ export async function run(args: string[]): Promise<void> {
   console.log(row('history page via runtime.dispatch', 'dispatchedPage'));
   console.log(row('history page, asset=usd direction=in', 'filteredPage'));
   console.log(row('history page in the middle (cursor)', 'deepPage'));
+
+  await policyCost(31, 1_000);
 }

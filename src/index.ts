@@ -90,6 +90,9 @@ export { verifyWebhook, type VerifyWebhookOptions } from './http/verify-webhook.
 export { WebhookVerificationError, type SignatureFailure } from './core/webhooks/signature.js';
 export type * from './core/webhooks/webhooks.schema.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './core/webhooks/webhook-types.js';
+// `Policy` names a scenario agent's behaviour in the scenario API: the operator's document is `AgentPolicy`.
+export type { Policy as AgentPolicy, PolicyAnswer as AgentPolicyAnswer } from './core/policy/policy.schema.js';
+export type { PolicyRule } from './core/policy/policy-violation.js';
 export type { RuntimeWebhookOption, WebhookOptions } from './core/webhooks/webhook-config.js';
 export type { AddressResolver } from './core/ports/address-resolver.js';
 export type * from './core/phone/phone.schema.js';

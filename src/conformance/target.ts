@@ -2,6 +2,7 @@ import { createAgentClient, createSimClient, type AgentClient, type SimClient } 
 import type { SimCreateAgentBody } from '../runtime/agent-creation.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import type { WalletAsset } from '../core/wallet/wallet.schema.js';
+import type { Policy } from '../core/policy/policy.schema.js';
 import { checkedHttpTransport } from './wire-check.js';
 
 /** A raw request to the implementation: a path such as `/v1/wallet/send`, answered as a `Response`. */
@@ -42,6 +43,10 @@ export interface ControlPlane {
   inboundSms(body: { to: string; from: string; body: string }): Promise<{ message_id: string }>;
   /** The fault language, or null when the target has no `/_sim/faults`. */
   faults(): Promise<FaultControl | null>;
+  /** `PUT /_sim/agents/{name}/policy` (policy checks are skipped without it). */
+  setPolicy?(name: string, policy: Policy): Promise<{ policy: Policy | null }>;
+  /** `DELETE /_sim/agents/{name}/policy`. */
+  removePolicy?(name: string): Promise<void>;
 }
 
 /** What the suite runs against: clients acting as agents, the control plane, and optionally raw HTTP. */
@@ -107,6 +112,8 @@ export function controlPlaneOf(sim: SimClient, fetch?: RawFetch, adminToken?: st
     inboundEmail: (body) => sim.emailInbound(body),
     inboundSms: (body) => sim.phoneInbound(body),
     faults: fetch ? faultsOver(fetch, adminToken) : async () => null,
+    setPolicy: (name, policy) => sim.setAgentPolicy(name, policy),
+    removePolicy: (name) => sim.removeAgentPolicy(name),
   };
 }
 

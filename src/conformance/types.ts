@@ -2,7 +2,7 @@ import type { ConformanceTarget } from './target.js';
 import type { ConformanceAgent, AgentSetup } from './agents.js';
 
 /** The areas the suite covers, in the order it runs them; `service` holds the cross-cutting rules (errors, idempotency, auth). */
-export const AREAS = ['service', 'identity', 'wallet', 'email', 'memory', 'phone', 'compute', 'browser', 'webhooks'] as const;
+export const AREAS = ['service', 'identity', 'wallet', 'email', 'memory', 'phone', 'compute', 'browser', 'webhooks', 'policy'] as const;
 /** One area of the suite (`--only` takes these names). */
 export type Area = (typeof AREAS)[number];
 

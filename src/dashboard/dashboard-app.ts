@@ -33,7 +33,7 @@ const ROUTES: Array<[method: 'GET' | 'POST', pattern: RegExp, handler: Handler]>
   ['GET', /^\/agents\/([^/]+)\/mail\/attachments\/([^/]+)$/, (context, [name, id]) => download(context, name!, (client) => client.email.downloadAttachment(id!))],
   ['GET', /^\/agents\/([^/]+)\/memory\/files\/([^/]+)$/, (context, [name, id]) => download(context, name!, (client) => client.memory.downloadFile(id!))],
   ['GET', /^\/agents\/([^/]+)\/compute\/file$/, (context, [name]) => computeFile(context, name!)],
-  ['GET', /^\/agents\/([^/]+)(?:\/(wallet|mail|phone|memory|compute|browser))?$/, (context, [name, tab]) => agentTabPage(context, name!, tab ?? '')],
+  ['GET', /^\/agents\/([^/]+)(?:\/(wallet|mail|phone|memory|compute|browser|policy))?$/, (context, [name, tab]) => agentTabPage(context, name!, tab ?? '')],
 ];
 
 /**

@@ -275,3 +275,25 @@ describe('dashboard pages', () => {
     await reader.cancel().catch(() => undefined);
   });
 });
+
+describe('dashboard policy tab', () => {
+  it("shows an agent's policy, today's usage and its refusals, and lists the tab", async () => {
+    const runtime = await world();
+    const alice = await runtime.createAgent({ name: 'alice', balances: { usd: '100' } });
+    await runtime.createAgent({ name: 'bob' });
+    const empty = await (await get(runtime, '/_dashboard/agents/alice/policy')).text();
+    expect(empty).toContain('No policy');
+    expect(empty).toContain('href="/_dashboard/agents/alice/policy"');
+    await runtime.simClient().setAgentPolicy('alice', { wallet: { per_transaction: { usd: '10' } } });
+    const client = runtime.agent(alice.api_key);
+    await client.wallet.send({ to: 'bob', amount: '5', asset: 'usd' });
+    await client.wallet.send({ to: 'bob', amount: '50', asset: 'usd' }).catch(() => undefined);
+    const page = await (await get(runtime, '/_dashboard/agents/alice/policy')).text();
+    expect(page).toContain('&quot;per_transaction&quot;');
+    expect(page).toContain('usd 500 (minor units)');
+    const refusals = await (await get(runtime, '/_dashboard/agents/alice/policy?part=violations')).text();
+    expect(refusals).toMatch(/^<section id="violations"/);
+    expect(refusals).toContain('<td data-label="Rule">wallet.per_transaction</td>');
+    expect(refusals).toContain('<td data-label="Field">amount</td>');
+  });
+});

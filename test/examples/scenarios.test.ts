@@ -7,6 +7,7 @@ import { runScenario } from '../../src/index.js';
 import chaos from '../../examples/scenarios/chaos.js';
 import marketplace from '../../examples/scenarios/marketplace.js';
 import supportDesk from '../../examples/scenarios/support-desk.js';
+import spendingLimits from '../../examples/scenarios/spending-limits.js';
 
 describe('example scenarios', () => {
   it('marketplace: agents negotiate by email, invoice and pay; money is conserved', async () => {
@@ -37,6 +38,22 @@ describe('example scenarios', () => {
     expect(result.invariants).toEqual(['money is conserved']);
     expect(result.metrics.failures['payment failed']?.reduce((a, b) => a + b)).toBeGreaterThan(0);
     expect(result.metrics.failures['fault rule added']?.reduce((a, b) => a + b)).toBeGreaterThan(0);
+  });
+
+  it('spending limits: shoppers limited to 100 usd a day at two merchants never spend more, however hard they try', async () => {
+    const result = await runScenario(spendingLimits, { seed: 3, agents: 12, duration: '30h' });
+    expect(result.broken).toBeNull();
+    expect(result.policyErrors).toBe(0);
+    // Refusals are answers the shoppers expect: every one is a 403 policy_violation and one event.
+    expect(Object.keys(result.errors)).toEqual(['policy_violation']);
+    expect(result.eventTypes['policy.violated']).toBe(result.errors.policy_violation);
+    expect(result.eventTypes['policy.violated']).toBeGreaterThan(100);
+  });
+
+  it('spending limits: without the policies the invariant breaks', async () => {
+    const unguarded = { ...spendingLimits, world: { ...spendingLimits.world, setup: async () => {} } };
+    const result = await runScenario(unguarded, { seed: 3, agents: 6, duration: '12h' });
+    expect(result.broken).toMatchObject({ name: 'spending limits hold' });
   });
 
   it('chaos: a broken money invariant is caught at the step it breaks', async () => {

@@ -92,6 +92,17 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(textOf(missing)).toMatch(/^not_found: /);
   });
 
+  it('answers a policy refusal as a tool error the agent can read, and policy_get shows the policy', async () => {
+    await runtime.simClient().setAgentPolicy('alice', { wallet: { per_transaction: { usd: '5' } } });
+    const refused = await mcp.callTool({ name: 'wallet_send', arguments: { to: 'bob', amount: '6', asset: 'usd' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe('policy_violation: amount: 6.00 usd is over the per-transaction limit of 5.00 usd (param: amount) [HTTP 403]');
+    expect(refused.structuredContent).toMatchObject({ error: { code: 'policy_violation', param: 'amount' } });
+    const shown = await mcp.callTool({ name: 'policy_get', arguments: {} });
+    expect(shown.structuredContent).toEqual({ policy: { wallet: { per_transaction: { usd: '5' } } } });
+    await runtime.simClient().removeAgentPolicy('alice');
+  });
+
   it('uploads and downloads files as Base64 and answers {} for a delete', async () => {
     const text = 'The launch code is tangerine.\n';
     const uploaded = await mcp.callTool({

@@ -5,6 +5,7 @@ import { EMAIL_CHECKS } from './email.js';
 import { IDENTITY_CHECKS } from './identity.js';
 import { MEMORY_CHECKS } from './memory.js';
 import { PHONE_CHECKS } from './phone.js';
+import { POLICY_CHECKS } from './policy.js';
 import { SERVICE_CHECKS } from './service.js';
 import { WALLET_CHECKS } from './wallet.js';
 import { WEBHOOKS_CHECKS } from './webhooks.js';
@@ -20,4 +21,5 @@ export const ALL_CHECKS: readonly CheckDefinition[] = [
   ...COMPUTE_CHECKS,
   ...BROWSER_CHECKS,
   ...WEBHOOKS_CHECKS,
+  ...POLICY_CHECKS,
 ];

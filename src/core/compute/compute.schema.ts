@@ -17,7 +17,7 @@ export const RunBody = z.strictObject({
     .refine((code) => Buffer.byteLength(code, 'utf8') <= CODE_MAX_BYTES, { message: `must be at most ${CODE_MAX_BYTES} bytes` })
     // JSON Schema counts characters, not bytes: maxLength is the bound it can state, the description the exact one.
     .meta({ maxLength: CODE_MAX_BYTES, description: `at most ${CODE_MAX_BYTES} bytes of UTF-8` }),
-  timeout_seconds: z.number().int().min(1).max(300).default(30),
+  timeout_seconds: z.number().int().min(1).max(300).optional().describe("default 30, or the smaller of 30 and the agent's policy's max_timeout_seconds"),
 });
 export type RunBody = z.input<typeof RunBody>;
 

@@ -7,12 +7,14 @@ import { inject, injectable } from '../shared/di.js';
 import { ComputeConfig } from './compute-config.js';
 import type { RunResult } from './compute.schema.js';
 import { FilesystemService } from './filesystem.service.js';
+import { PolicyService } from '../policy/policy.service.js';
 
 /** Parsed body of a run (defaults applied). */
 export interface ParsedRun {
   runtime: 'python' | 'typescript' | 'bash';
   code: string;
-  timeout_seconds: number;
+  /** Absent: 30, or the smaller of 30 and the policy's `max_timeout_seconds`. */
+  timeout_seconds?: number;
 }
 
 /**
@@ -30,13 +32,23 @@ export class ComputeService {
     @inject(Sandbox) private readonly sandbox: Sandbox,
     @inject(FilesystemService) private readonly files: FilesystemService,
     @inject(ComputeConfig) private readonly config: ComputeConfig,
+    @inject(PolicyService) private readonly policies: PolicyService,
   ) {}
 
   /**
-   * Runs code for an agent; whatever the code does is the answer (exit code, output), never an error.
+   * Runs code for an agent; whatever the code does is the answer (exit code, output). The run is
+   * first checked against the agent's policy and counted as started, in one transaction.
+   * @throws ApiError 403 policy_violation (`timeout_seconds` over the policy's ceiling, `code` past the day's runs)
    * @throws RunCancelled when `signal` ended the run (nothing of it is kept)
    */
-  async run(agentId: string, body: ParsedRun, signal?: AbortSignal): Promise<RunResult> {
+  run(agentId: string, body: ParsedRun, signal?: AbortSignal): Promise<RunResult> {
+    return this.policies.enforced(agentId, 'compute.run', async () => {
+      const timeoutSeconds = await this.store.transaction((tx) => this.policies.checkRun(tx, agentId, body.timeout_seconds));
+      return this.runChecked(agentId, { ...body, timeout_seconds: timeoutSeconds }, signal);
+    });
+  }
+
+  private async runChecked(agentId: string, body: ParsedRun & { timeout_seconds: number }, signal?: AbortSignal): Promise<RunResult> {
     const entries = await this.files.snapshot(agentId);
     const seed = this.random.bytes(32);
     const result = await this.sandbox.run({

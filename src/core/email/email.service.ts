@@ -7,6 +7,7 @@ import { Random } from '../ports/random.js';
 import { Store } from '../ports/store.js';
 import type { BinaryBody } from '../api/binary.js';
 import { IdentityService, type AgentRecord } from '../identity/identity.service.js';
+import { PolicyService, type GuardedAddress } from '../policy/policy.service.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
@@ -28,6 +29,8 @@ interface Draft extends Pick<StoredMessage, 'to' | 'cc' | 'bcc' | 'subject' | 't
   references?: string;
   /** Whether validation faults name the field (`to.1`); replies derive recipients, so they do not. */
   paramsNameFields: boolean;
+  /** The route sending it, named in a `policy.violated` event. */
+  routeId: 'email.send' | 'email.reply';
 }
 
 /**
@@ -48,11 +51,13 @@ export class EmailService {
     @inject(IdentityService) private readonly identity: IdentityService,
     @inject(Mailboxes) private readonly mailboxes: Mailboxes,
     @inject(OutboundDelivery) private readonly outbound: OutboundDelivery,
+    @inject(PolicyService) private readonly policies: PolicyService,
   ) {}
 
   /**
    * Sends a message from the agent's own address.
-   * @throws ApiError 404 recipient_not_found (an address of the service with no agent, param `to.N`)
+   * @throws ApiError 404 recipient_not_found (an address of the service with no agent, param `to.N`),
+   *   403 policy_violation (a recipient outside the policy's domains, `to.N`/`cc.N`/`bcc.N`; the daily count, `to`)
    */
   async send(agentId: string, body: SendEmailBody): Promise<SentEmail> {
     return this.dispatch(await this.identity.agent(agentId), {
@@ -64,12 +69,14 @@ export class EmailService {
       html: body.html ?? null,
       attachments: body.attachments ?? [],
       paramsNameFields: true,
+      routeId: 'email.send',
     });
   }
 
   /**
    * Replies in the message's thread: to its sender, or, for the agent's own sent mail, to its `to`.
-   * @throws ApiError 404 not_found (no such message of this agent), 400 invalid_request (no one to reply to)
+   * @throws ApiError 404 not_found (no such message of this agent), 400 invalid_request (no one to reply to),
+   *   403 policy_violation (a recipient outside the policy's domains, `to.N`; the daily count, `to`)
    */
   async reply(agentId: string, messageId: string, body: ReplyEmailBody): Promise<SentEmail> {
     const original = await this.mailboxes.copy(this.store.view, agentId, messageId);
@@ -88,6 +95,7 @@ export class EmailService {
       threadId: original.thread_id,
       ...(parentId ? { inReplyTo: parentId, references: replyReferences({ messageId: parentId, references: original.headers.References, inReplyTo: original.headers['In-Reply-To'] }) } : {}),
       paramsNameFields: false,
+      routeId: 'email.reply',
     });
   }
 
@@ -126,8 +134,16 @@ export class EmailService {
     };
   }
 
-  private async dispatch(sender: AgentRecord, draft: Draft): Promise<SentEmail> {
+  private dispatch(sender: AgentRecord, draft: Draft): Promise<SentEmail> {
+    return this.policies.enforced(sender.agent_id, draft.routeId, () => this.dispatchUnderPolicy(sender, draft));
+  }
+
+  private async dispatchUnderPolicy(sender: AgentRecord, draft: Draft): Promise<SentEmail> {
     const { agents, external } = await this.route(draft);
+    const recipients: GuardedAddress[] = (['to', 'cc', 'bcc'] as const).flatMap((field) => draft[field].map((address, index) => ({ address, param: `${field}.${index}` })));
+    // Asked before the attachments' bytes are stored, so a refused message leaves nothing behind;
+    // asked again, with the daily count, in the transaction that sends it.
+    await this.policies.precheckEmail(sender.agent_id, recipients);
     const attachments = await this.mailboxes.storeAttachments(
       draft.attachments.map((input) => ({ filename: input.filename, content_type: input.content_type, content: Buffer.from(input.content, 'base64') })),
     );
@@ -190,6 +206,7 @@ export class EmailService {
             error: null,
           };
     await this.store.transaction(async (tx) => {
+      await this.policies.checkEmail(tx, sender.agent_id, recipients);
       await this.mailboxes.writeCopy(tx, base);
       await this.mailboxes.registerMessageId(tx, headers['Message-ID']!, threadId);
       await this.events.append(tx, {

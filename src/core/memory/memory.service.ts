@@ -7,6 +7,7 @@ import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { toIso } from '../shared/time.js';
+import { PolicyService } from '../policy/policy.service.js';
 import { MemoryConfig } from './memory-config.js';
 import { MemoryIndexes } from './memory-index.js';
 import { MEMORIES, type MemoryRecord } from './memory-records.js';
@@ -37,17 +38,24 @@ export class MemoryService {
     @inject(MemoryIndexes) private readonly indexes: MemoryIndexes,
     @inject(MemoryConfig) private readonly config: MemoryConfig,
     @inject(Tokenizer) private readonly tokenizer: Tokenizer,
+    @inject(PolicyService) private readonly policies: PolicyService,
   ) {}
 
   /**
    * Stores a memory: its content is embedded, then kept with its metadata until deleted.
-   * @throws ApiError 400 content_too_long (over 8,000 cl100k_base tokens)
+   * @throws ApiError 400 content_too_long (over 8,000 cl100k_base tokens), 403 policy_violation
+   *   (`content`: the policy's max_memories is reached)
    */
   async create(agentId: string, body: CreateMemoryBody): Promise<CreatedMemory> {
     const max = this.config.maxContentTokens;
     if (exceedsTokens(this.tokenizer, body.content, max)) throw new ApiError('content_too_long', `content: must be at most ${max} tokens (cl100k_base)`, 'content');
     const [vector] = await this.embed([body.content]);
-    return this.store.transaction(async (tx) => this.insert(tx, agentId, { content: body.content, metadata: body.metadata ?? {}, vector: vector! }, { event: true }));
+    return this.policies.enforced(agentId, 'memory.create', () =>
+      this.store.transaction(async (tx) => {
+        await this.policies.checkMemory(tx, agentId, (cap) => storedByApi(tx, agentId, cap));
+        return this.insert(tx, agentId, { content: body.content, metadata: body.metadata ?? {}, vector: vector! }, { event: true });
+      }),
+    );
   }
 
   /**
@@ -112,4 +120,33 @@ export class MemoryService {
     tx.afterCommit(() => this.indexes.added(agentId, memoryId, memory.vector, record.metadata));
     return { memory_id: memoryId, created_at: createdAt };
   }
+}
+
+/** Page size of the count of an agent's memories. */
+const COUNT_PAGE = 500;
+
+/**
+ * How many of the agent's memories were stored with `POST /v1/memory`: every memory of its
+ * partition but the chunks of indexed files (metadata `source: "file"` with `file_id` and
+ * `chunk_index`), exactly once the count reaches `cap` (below it, an upper bound). Read only when
+ * a `max_memories` cap is set, and the partition is walked only once it holds as many records.
+ */
+async function storedByApi(tx: StoreTransaction, agentId: string, cap: number): Promise<number> {
+  // Fewer records than the cap: whatever the chunks, the memories are fewer too.
+  const total = await tx.count(MEMORIES, agentId);
+  if (total < cap) return total;
+  let count = 0;
+  let before: number | undefined;
+  for (;;) {
+    const page = await tx.page<MemoryRecord>(MEMORIES, { partition: agentId, limit: COUNT_PAGE, ...(before === undefined ? {} : { before }) });
+    for (const { record } of page.items) if (!isFileChunk(record)) count++;
+    const last = page.items[page.items.length - 1];
+    if (!page.hasMore || !last || count > cap) return count;
+    before = last.position;
+  }
+}
+
+function isFileChunk(record: MemoryRecord): boolean {
+  const metadata = record.metadata;
+  return metadata.source === 'file' && typeof metadata.file_id === 'string' && typeof metadata.chunk_index === 'string';
 }

@@ -4,6 +4,7 @@ import { EventLog } from '../ports/event-log.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { CarrierRefusal, Telephony, type CarrierCall } from '../ports/telephony.js';
+import { PolicyService } from '../policy/policy.service.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
@@ -52,19 +53,26 @@ export class CallService {
     @inject(Telephony) private readonly telephony: Telephony,
     @inject(TwimlFetcher) private readonly twiml: TwimlFetcher,
     @inject(PhoneConfig) private readonly config: PhoneConfig,
+    @inject(PolicyService) private readonly policies: PolicyService,
   ) {}
 
   /**
    * Places a call from the agent's number, `initiated`. `signal` (the request's) ends a real
    * carrier's attempt: the call then ends `failed` (`carrier_unavailable`).
-   * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number)
+   * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number),
+   *   403 policy_violation (`to`: a country outside the policy's, or the day's call count)
    */
-  async place(agentId: string, body: PlaceCallBody, signal?: AbortSignal): Promise<PlacedCall> {
+  place(agentId: string, body: PlaceCallBody, signal?: AbortSignal): Promise<PlacedCall> {
+    return this.policies.enforced(agentId, 'phone.placeCall', () => this.placeUnderPolicy(agentId, body, signal));
+  }
+
+  private async placeUnderPolicy(agentId: string, body: PlaceCallBody, signal?: AbortSignal): Promise<PlacedCall> {
     const to = await this.lines.recipient(this.store.view, agentId, body.to);
     const callId = this.random.id('call');
     const nowMs = this.clock.now();
     const flow = body.script !== undefined ? { script: body.script } : { twiml_url: body.twiml_url! };
     const { record, live } = await this.store.transaction(async (tx) => {
+      await this.policies.checkPhone(tx, agentId, 'calls', to);
       const from = (await this.lines.line(tx, agentId)).phone_number;
       const record: StoredCall = {
         call_id: callId,

@@ -4,6 +4,7 @@ import { EventLog } from '../ports/event-log.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { CarrierRefusal, Telephony, type CarrierSms, type SmsFate } from '../ports/telephony.js';
+import { PolicyService } from '../policy/policy.service.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
@@ -48,19 +49,26 @@ export class SmsService {
     @inject(IdentityService) private readonly identity: IdentityService,
     @inject(PhoneLines) private readonly lines: PhoneLines,
     @inject(Telephony) private readonly telephony: Telephony,
+    @inject(PolicyService) private readonly policies: PolicyService,
   ) {}
 
   /**
    * Accepts an SMS from the agent's number, `queued`.
    * `signal` (the request's) ends a real carrier's attempt: the message then ends `failed` 30008.
-   * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number)
+   * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number),
+   *   403 policy_violation (`to`: a country outside the policy's, or the day's SMS count)
    */
-  async send(agentId: string, body: SendSmsBody, signal?: AbortSignal): Promise<SmsMessage> {
+  send(agentId: string, body: SendSmsBody, signal?: AbortSignal): Promise<SmsMessage> {
+    return this.policies.enforced(agentId, 'phone.sendSms', () => this.sendUnderPolicy(agentId, body, signal));
+  }
+
+  private async sendUnderPolicy(agentId: string, body: SendSmsBody, signal?: AbortSignal): Promise<SmsMessage> {
     const to = await this.lines.recipient(this.store.view, agentId, body.to);
     const { encoding, num_segments } = smsSegments(body.body);
     const messageId = this.random.id('sms');
     const now = toIso(this.clock.now());
     const { record, live } = await this.store.transaction(async (tx) => {
+      await this.policies.checkPhone(tx, agentId, 'sms', to);
       const from = (await this.lines.line(tx, agentId)).phone_number;
       const record: StoredSms = {
         message_id: messageId,

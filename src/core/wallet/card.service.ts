@@ -8,6 +8,7 @@ import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { sha256Hex } from '../shared/json.js';
 import { toIso } from '../shared/time.js';
 import { IdentityService } from '../identity/identity.service.js';
+import { PolicyService } from '../policy/policy.service.js';
 import { formatAmount, parseAmount, storedMinor } from './amount.js';
 import { cardNumberFromBytes, expiryDate } from './card-number.js';
 import { Ledger, WALLETS } from './ledger.js';
@@ -38,6 +39,7 @@ export class CardService {
     @inject(EventLog) private readonly events: EventLog,
     @inject(IdentityService) private readonly identity: IdentityService,
     @inject(Ledger) private readonly ledger: Ledger,
+    @inject(PolicyService) private readonly policies: PolicyService,
   ) {}
 
   /** Issues a card. @throws ApiError 400 invalid_amount (limit) */
@@ -82,7 +84,8 @@ export class CardService {
   }
 
   /**
-   * A merchant charges the card: declined (`spending_limit`) when the card's total spend would
+   * A merchant charges the card: declined (`policy`) when it is above the per-transaction usd
+   * limit of the owner's policy (which appends `policy.violated`), declined (`spending_limit`) when the card's total spend would
    * exceed its limit, declined (`insufficient_funds`) when the usd balance is short, otherwise an
    * `out` record in usd to the merchant.
    * @throws ApiError 400 invalid_amount (amount), 404 not_found
@@ -99,7 +102,14 @@ export class CardService {
       if (!card) throw notFound('card');
       const spent = storedMinor(card.spent);
       const balance = storedMinor((await this.ledger.wallet(tx, card.agent_id)).balances.usd);
-      const decline = spent + amount > storedMinor(card.limit) ? 'spending_limit' : balance < amount ? 'insufficient_funds' : undefined;
+      // The owner's policy is asked first: a guardrail holds whatever the card and balance allow.
+      const decline = (await this.policies.declinesCharge(tx, card.agent_id, amount, 'sim.chargeCard'))
+        ? 'policy'
+        : spent + amount > storedMinor(card.limit)
+          ? 'spending_limit'
+          : balance < amount
+            ? 'insufficient_funds'
+            : undefined;
       const data = { card_id: cardId, amount: formatAmount(amount, 'usd'), merchant: body.merchant };
       if (decline) {
         await this.events.append(tx, { type: 'card.charge.declined', agent_id: card.agent_id, data: { ...data, decline_reason: decline } });

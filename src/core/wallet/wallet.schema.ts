@@ -229,7 +229,7 @@ export type ChargeCardBody = z.infer<typeof ChargeCardBody>;
 /** Answer of a card charge: approved with its transaction, or declined with a reason. */
 export const CardCharge = z.object({
   approved: z.boolean(),
-  decline_reason: z.enum(['spending_limit', 'insufficient_funds']).optional(),
+  decline_reason: z.enum(['spending_limit', 'insufficient_funds', 'policy']).optional(),
   transaction_id: z.string().optional(),
 });
 export type CardCharge = z.infer<typeof CardCharge>;

@@ -7,6 +7,7 @@ import { ApiError, notFound } from '../shared/api-error.js';
 import { Scheduler, type Job } from '../services/scheduler.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { IdentityService, type AgentRecord } from '../identity/identity.service.js';
+import { PolicyService } from '../policy/policy.service.js';
 import { formatAmount, parseAmount, storedMinor, toMinorUnits } from './amount.js';
 import { ASSETS, DECIMALS, type Asset } from './assets.js';
 import { planSend } from './fees.js';
@@ -58,6 +59,7 @@ export class WalletService {
     @inject(PaymentRails) private readonly rails: PaymentRails,
     @inject(WalletConfig) private readonly walletConfig: WalletConfig,
     @inject(Ledger) private readonly ledger: Ledger,
+    @inject(PolicyService) private readonly policies: PolicyService,
   ) {}
 
   /** The balance of the calling agent. */
@@ -72,9 +74,14 @@ export class WalletService {
    * recipient gets an `in` record with the same id) or an on-chain / bank transfer (pending until
    * the rail settles it).
    * @throws ApiError 400 invalid_amount (amount), invalid_recipient (to), unsupported_network
-   *   (network), 404 recipient_not_found (to), 402 insufficient_funds
+   *   (network), 404 recipient_not_found (to), 402 insufficient_funds, 403 policy_violation
+   *   (amount, to, network: the agent's policy, checked and counted in the send's transaction)
    */
-  async send(agentId: string, body: SendPaymentBody): Promise<SendPaymentResult> {
+  send(agentId: string, body: SendPaymentBody): Promise<SendPaymentResult> {
+    return this.policies.enforced(agentId, 'wallet.send', () => this.sendUnderPolicy(agentId, body));
+  }
+
+  private async sendUnderPolicy(agentId: string, body: SendPaymentBody): Promise<SendPaymentResult> {
     const asset = body.asset;
     const amount = parseAmount(body.amount, asset, 'amount');
     const recipient = body.to.length <= TO_MAX ? parseRecipient(body.to) : undefined;
@@ -97,6 +104,7 @@ export class WalletService {
     const network = plan.rail === 'ethereum' || plan.rail === 'base' || plan.rail === 'solana' ? plan.rail : null;
     const status = await this.store.transaction(async (tx) => {
       await tx.lock(WALLETS, payee ? [agentId, payee.agent_id] : [agentId]);
+      await this.policies.checkSend(tx, agentId, { to: body.to, agentName: payee?.name ?? null, serviceDomain: this.config.serviceDomain, asset, amount, network });
       await this.ledger.adjust(tx, agentId, asset, -(amount + plan.fee));
       const out: StoredTransaction = {
         id: transactionId,
@@ -173,6 +181,8 @@ export class WalletService {
       await this.ledger.adjust(tx, agentId, asset, amount + bankFee);
       await this.ledger.addTotals(tx, asset, { sent_out: -amount, fees_collected: -bankFee });
       await this.ledger.settle(tx, record, 'failed', { reason: outcome.reason });
+      // Failed sends do not count toward the day's policy total.
+      await this.policies.sendFailed(tx, agentId, asset, amount, record.created_at);
       await this.identity.recordActivity(tx, agentId, 'payments_failed');
     });
   }

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'invoice.paid',
   'file.indexed',
   'browser.session.terminated',
+  'policy.violated',
 ] as const;
 
 /** One delivered event type. */

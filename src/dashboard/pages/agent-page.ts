@@ -7,6 +7,7 @@ import { computeSections } from './compute-tab.js';
 import { mailSections } from './mail-tab.js';
 import { memorySections } from './memory-tab.js';
 import { phoneSections } from './phone-tab.js';
+import { policySections } from './policy-tab.js';
 import { walletSections } from './wallet-tab.js';
 
 /** The tabs of an agent's page, in order. */
@@ -18,6 +19,7 @@ const TABS: Array<{ tab: string; label: string; sections: (context: PageContext,
   { tab: 'memory', label: 'Memory', sections: memorySections },
   { tab: 'compute', label: 'Compute', sections: computeSections },
   { tab: 'browser', label: 'Browser', sections: browserSections },
+  { tab: 'policy', label: 'Policy', sections: policySections },
 ];
 
 /** The agent named `name` as a page subject. @throws ApiError 404 not_found */

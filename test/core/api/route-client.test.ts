@@ -53,8 +53,14 @@ describe('the route tables', () => {
     for (const [area, routes] of Object.entries(AGENT_ROUTE_TABLES)) {
       for (const [action, route] of Object.entries(routes)) expect(route.id).toBe(`${area}.${action}`);
     }
+    // The operator's routes: `/_sim` ones are `sim.<action>`; the live admin API's (`/admin/v1`),
+    // reached through the same client, are `admin.<action>` under the method `admin<Action>`.
     for (const routes of SIM_ROUTE_TABLES) {
-      for (const [action, route] of Object.entries(routes)) expect(route.id).toBe(`sim.${action}`);
+      for (const [action, route] of Object.entries(routes)) {
+        const admin = route.path.startsWith('/admin/v1/');
+        expect(route.id).toBe(admin ? `admin.${action.charAt(5).toLowerCase()}${action.slice(6)}` : `sim.${action}`);
+        if (admin) expect(action.startsWith('admin')).toBe(true);
+      }
     }
   });
 
