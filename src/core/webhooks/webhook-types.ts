@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineJob } from '../services/job-type.js';
+
 /** The event types delivered to webhooks (DECISIONS.md, "Webhooks (every area)"). */
 export const WEBHOOK_EVENT_TYPES = [
   'sms.status_changed',
@@ -32,8 +35,8 @@ export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 /** Receivers accept signatures at most this many seconds away from their clock. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** Job type of a delivery attempt (a retry, or the final check after the last attempt). */
-export const DELIVERY_JOB = 'webhooks.deliver';
+/** Job type of a delivery attempt (a retry, or the final check after the last attempt): attempts count from 1, the first runs without a job. */
+export const DELIVERY_JOB = defineJob('webhooks.deliver', z.object({ delivery_id: z.string(), attempt: z.int().min(2) }));
 
 /** Prefix of every signing secret. */
 export const SECRET_PREFIX = 'whsec_';

@@ -45,8 +45,8 @@ export const phoneArea = defineArea({
       return { phone_number: (await lines.assign(tx, agent.agent_id, country)).phone_number };
     });
     const scheduler = container.get(Scheduler);
-    scheduler.handle(SMS_STEP_JOB, (job) => sms.step(job));
-    scheduler.handle(CALL_STEP_JOB, (job) => calls.step(job));
+    scheduler.handle(SMS_STEP_JOB, (step) => sms.step(step));
+    scheduler.handle(CALL_STEP_JOB, (step) => calls.step(step));
     return phoneHandlers(lines, sms, calls);
   },
   edges({ container }) {
