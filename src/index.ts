@@ -88,6 +88,16 @@ export { verifyWebhook, type VerifyWebhookOptions } from './http/verify-webhook.
 export { WebhookVerificationError, type SignatureFailure } from './core/webhooks/signature.js';
 export type * from './core/webhooks/webhooks.schema.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './core/webhooks/webhook-types.js';
+export {
+  EVENTS,
+  EVENT_TYPES,
+  LOGGED_EVENT_TYPES,
+  type EventDeclaration,
+  type EventType,
+  type LoggedEventType,
+  type EventData,
+  type WebhookData,
+} from './core/events/events.schema.js';
 export type { RuntimeWebhookOption, WebhookOptions } from './core/webhooks/webhook-config.js';
 export type { AddressResolver } from './core/ports/address-resolver.js';
 export type * from './core/phone/phone.schema.js';

@@ -156,10 +156,18 @@ export class FaultService implements Faults {
       });
       await this.save(tx, { ...set, faults });
     }
-    const data: Record<string, Json> = { fault_id: struck.fault_id, target, effect: struck.effect, operation: operation.fields as Json };
-    if (struck.effect === 'delay') data.delay_seconds = struck.delay_ms / 1000;
-    if (struck.error_code !== null) data.error_code = struck.error_code;
-    await this.events.append(tx, { type: 'fault.injected', agent_id: operation.agent_id, data });
+    await this.events.append(tx, {
+      type: 'fault.injected',
+      agent_id: operation.agent_id,
+      data: {
+        fault_id: struck.fault_id,
+        target,
+        effect: struck.effect,
+        operation: { ...operation.fields },
+        ...(struck.effect === 'delay' ? { delay_seconds: struck.delay_ms / 1000 } : {}),
+        ...(struck.error_code !== null ? { error_code: struck.error_code } : {}),
+      },
+    });
   }
 
   private async setOf(view: StoreView): Promise<FaultSet> {

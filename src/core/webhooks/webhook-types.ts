@@ -1,27 +1,8 @@
 import { z } from 'zod';
 import { defineJob } from '../services/job-type.js';
 
-/** The event types delivered to webhooks (DECISIONS.md, "Webhooks (every area)"). */
-export const WEBHOOK_EVENT_TYPES = [
-  'sms.status_changed',
-  'sms.received',
-  'call.status_changed',
-  'email.received',
-  'email.delivery_failed',
-  'wallet.transaction.updated',
-  'wallet.transaction.received',
-  'invoice.paid',
-  'file.indexed',
-  'browser.session.terminated',
-] as const;
-
-/** One delivered event type. */
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** Whether `type` is a delivered event type. */
-export function isWebhookEventType(type: string): type is WebhookEventType {
-  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
-}
+/** The delivered event types and their guard come from the one event catalog. */
+export { WEBHOOK_EVENT_TYPES, isWebhookEventType, type WebhookEventType } from '../events/events.schema.js';
 
 /** Retries after the first attempt, in seconds of service time counted from the first attempt. */
 export const RETRY_OFFSETS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 86_400] as const;
