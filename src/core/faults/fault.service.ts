@@ -5,11 +5,10 @@ import type { FaultChoice, FaultOperation, Faults, StruckFault } from '../ports/
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
 import { notFound } from '../shared/api-error.js';
-import type { Json } from '../shared/json.js';
 import { toIso } from '../shared/time.js';
 import { TARGET_RULES, type FaultTarget } from './fault-targets.js';
 import { drawUnit, operationMatches } from './fault-matching.js';
-import { AddFaultBody, type Fault, type FaultList } from './faults.schema.js';
+import type { AddFaultBody, Fault, FaultList } from './faults.schema.js';
 
 /** Collection and id of the one record that holds every fault (in the store: snapshots keep them). */
 export const FAULTS = 'sim_faults';

@@ -5,7 +5,7 @@ import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { CarrierRefusal, Telephony, type CarrierCall } from '../ports/telephony.js';
 import { IdentityService } from '../identity/identity.service.js';
-import { ApiError, notFound } from '../shared/api-error.js';
+import { notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { Scheduler } from '../services/scheduler.js';
 import { toIso } from '../shared/time.js';

@@ -73,7 +73,7 @@ export class SmtpSession {
   constructor(
     private readonly socket: Socket,
     private readonly context: SessionContext,
-    private readonly onClose: (session: SmtpSession) => void,
+    onClose: (session: SmtpSession) => void,
   ) {
     const perMinute = context.options.maxMessagesPerMinute;
     this.rate = perMinute === undefined ? null : new RateWindow(perMinute, 60_000);
