@@ -55,12 +55,31 @@ function coreEdgeProblem(file, target) {
   return undefined;
 }
 
+// The runtime composes providers but never tells them apart by class: a provider that needs
+// something of the runtime (an edge for its callbacks) offers it through its port.
+const NAMED_IMPORT = /import\s+(?!type\b)\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g;
+function providerClassChecks(file, text) {
+  if (layerOf(file) !== 'runtime') return [];
+  const names = [];
+  for (const match of text.matchAll(NAMED_IMPORT)) {
+    const target = path.normalize(path.join(path.dirname(file), match[2].replace(/\.js$/, '.ts')));
+    if (!match[2].startsWith('.') || layerOf(target) !== 'providers') continue;
+    for (const part of match[1].split(',')) {
+      const name = part.replace(/^\s*type\s+/, '').split(/\s+as\s+/).at(-1).trim();
+      if (name && !part.trim().startsWith('type ')) names.push(name);
+    }
+  }
+  return names.filter((name) => new RegExp(`instanceof\\s+${name}\\b`).test(text)).map((name) => `${file}: the runtime must not tell providers apart by class (instanceof ${name}); let the port offer what is needed`);
+}
+
 const files = sourceFiles('src');
 const graph = new Map();
 const problems = [];
 for (const file of files) {
   const edges = [];
-  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+  const text = readFileSync(file, 'utf8');
+  problems.push(...providerClassChecks(file, text));
+  for (const match of text.matchAll(IMPORT)) {
     const spec = match[1] ?? match[2];
     if (!spec.startsWith('.')) {
       const layer = layerOf(file);

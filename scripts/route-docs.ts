@@ -34,7 +34,7 @@ const stale: string[] = [];
 const seen = new Set<string>();
 for (const file of routeFiles(join(root, 'src'))) {
   const source = readFileSync(file, 'utf8');
-  const next = source.replace(ENTRY, (whole, indent: string, block: string | undefined, key: string, id: string) => {
+  const next = source.replace(ENTRY, (whole, indent: string, block: string | undefined, _key: string, id: string) => {
     seen.add(id);
     const summary = docs.get(id);
     if (summary === undefined) return whole;

@@ -93,6 +93,16 @@ export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './core/webhooks/webh
 // `Policy` names a scenario agent's behaviour in the scenario API: the operator's document is `AgentPolicy`.
 export type { Policy as AgentPolicy, PolicyAnswer as AgentPolicyAnswer } from './core/policy/policy.schema.js';
 export type { PolicyRule } from './core/policy/policy-violation.js';
+export {
+  EVENTS,
+  EVENT_TYPES,
+  LOGGED_EVENT_TYPES,
+  type EventDeclaration,
+  type EventType,
+  type LoggedEventType,
+  type EventData,
+  type WebhookData,
+} from './core/events/events.schema.js';
 export type { RuntimeWebhookOption, WebhookOptions } from './core/webhooks/webhook-config.js';
 export type { AddressResolver } from './core/ports/address-resolver.js';
 export type * from './core/phone/phone.schema.js';

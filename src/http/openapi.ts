@@ -3,6 +3,7 @@ import type { RouteDefinition } from '../core/api/route.js';
 import type { ServiceConfig } from '../core/shared/service-config.js';
 import { ERROR_STATUS, type ErrorCode } from '../core/shared/api-error.js';
 import { IDEMPOTENCY_KEY_MAX } from '../core/services/idempotency.js';
+import { EVENTS, WEBHOOK_EVENT_TYPES, webhookDataSchema, type WebhookEventType } from '../core/events/events.schema.js';
 import { errorCodesOf } from './operation-errors.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -149,6 +150,49 @@ function operationOf(route: RouteDefinition, admin: AdminAccess): JsonSchema {
   };
 }
 
+/**
+ * What a receiver gets for one delivered type (DECISIONS.md "Webhooks (every area)"): a signed
+ * POST of `{id, type, created_at, agent_id, data}` whose `data` is the resource as the API returns
+ * it, with the type's schema from the event catalog.
+ */
+function webhookOf(type: WebhookEventType): JsonSchema {
+  const header = (description: string, schema: JsonSchema) => ({ in: 'header', required: true, description, schema });
+  return {
+    post: {
+      operationId: `webhook.${type}`,
+      summary: EVENTS[type].summary,
+      tags: ['webhooks'],
+      parameters: [
+        { name: 'Agent-Signature', ...header('t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the whole whsec_… secret>', { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' }) },
+        { name: 'Agent-Webhook-Id', ...header('The endpoint the delivery is for', { type: 'string' }) },
+        { name: 'Agent-Delivery-Attempt', ...header('1 for the first attempt, then 2 to 7 for the retries', { type: 'integer', minimum: 1, maximum: 7 }) },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['id', 'type', 'created_at', 'agent_id', 'data'],
+              additionalProperties: false,
+              properties: {
+                id: { type: 'string', pattern: '^evt_', description: 'the same on every retry' },
+                type: { type: 'string', const: type },
+                created_at: { type: 'string', format: 'date-time' },
+                agent_id: { type: ['string', 'null'] },
+                data: schemaOf(webhookDataSchema(type), 'output'),
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '2XX': { description: 'Delivered (within 10 s); anything else is retried at 1 min, 5 min, 30 min, 2 h, 8 h and 24 h of service time' },
+      },
+    },
+  };
+}
+
 /** Options of {@link openApiDocument}. */
 export interface OpenApiOptions {
   /** How the control plane is reached (default `open`): its routes are left out when `hidden`. */
@@ -158,7 +202,8 @@ export interface OpenApiOptions {
 /**
  * The OpenAPI 3.1 document of every route, generated from the routes' zod schemas: every check a
  * schema makes is in it (patterns, formats, lengths, oneOf/anyOf rules), with every error status
- * and code each operation can answer and the control plane's security as configured.
+ * and code each operation can answer and the control plane's security as configured; its
+ * `webhooks` section has one entry per delivered event type of the catalog, with its payload.
  */
 export function openApiDocument(routes: RouteDefinition[], config: ServiceConfig, options: OpenApiOptions = {}): JsonSchema {
   const admin = options.adminAccess ?? 'open';
@@ -178,5 +223,6 @@ export function openApiDocument(routes: RouteDefinition[], config: ServiceConfig
       },
     },
     paths,
+    webhooks: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, webhookOf(type)])),
   };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineRoute } from '../core/api/route.js';
 import { CreatedAgent } from '../core/identity/identity.schema.js';
 import { AdvanceClockBody, ClockState, EventPage, EventsQuery, RuntimeSnapshot } from '../core/control/control.schema.js';

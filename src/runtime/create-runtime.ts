@@ -241,31 +241,56 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   container.bind(Store).toConstantValue(store);
   container.bind(BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore());
   container.bind(HttpClient).toConstantValue(options.providers?.httpClient ?? new FetchHttpClient());
-  container.bind(EventLog).toConstantValue(new StoreEventLog(store, container.get(Clock), eventRetentionMs));
+  container.bind(EventLog).toDynamicValue((context) => new StoreEventLog(context.get(Store), context.get(Clock), eventRetentionMs));
   container.bind(Scheduler).toSelf();
   container.bind(IdempotencyKeys).toSelf();
   const areaContext: AreaContext = { container, options, mode, seed };
   for (const area of AREAS) area.bind(areaContext);
   const areaRoutes = startAreas(AREAS, areaContext);
 
-  const identity = container.get(IdentityService);
-  const persistence: Persistence | undefined = options.persistence;
+  // Everything is built through the container: providers and services above, the control plane
+  // and the dispatcher here (both need what only this function knows: saving, the areas, the lifetime).
   let saver: GroupCommit | null = null;
-  const sim: SimControl = new SimControl({
-    serviceDomain,
-    store,
-    clock: container.get(Clock),
-    controllableClock: container.isBound(ControllableClock) ? container.get(ControllableClock) : undefined,
-    random: container.get(Random),
-    events: container.get(EventLog),
-    scheduler: container.get(Scheduler),
-    identity,
-    changed: () => store.runtimeState?.save() ?? saver?.request() ?? Promise.resolve(),
-    restored: () => {
-      for (const area of AREAS) area.restored?.(areaContext);
-    },
+  container.bind(SimControl).toDynamicValue(
+    (context) =>
+      new SimControl({
+        serviceDomain,
+        store: context.get(Store),
+        clock: context.get(Clock),
+        controllableClock: context.get(ControllableClock, { optional: true }),
+        random: context.get(Random),
+        events: context.get(EventLog),
+        scheduler: context.get(Scheduler),
+        identity: context.get(IdentityService),
+        changed: () => store.runtimeState?.save() ?? saver?.request() ?? Promise.resolve(),
+        restored: () => {
+          for (const area of AREAS) area.restored?.(areaContext);
+        },
+      }),
+  );
+  const lifetime = new AbortController();
+  const adminToken = options.adminToken;
+  let faults: Faults | undefined;
+  container.bind(Dispatcher).toDynamicValue((context) => {
+    const identity = context.get(IdentityService);
+    return new Dispatcher({
+      routes: [...controlHandlers(context.get(SimControl)), ...withRequestContext(areaRoutes, () => (faults ??= container.get(Faults)).anyArmed(rawStore.view))],
+      callers: {
+        agentFor: (apiKey) => identity.agentForApiKey(apiKey),
+        adminAllowed: (bearer) => {
+          if (adminToken !== undefined) return bearer !== null && constantTimeEquals(bearer, adminToken) ? 'allowed' : 'unauthorized';
+          return mode === 'simulated' ? 'allowed' : 'hidden';
+        },
+      },
+      idempotency: context.get(IdempotencyKeys),
+      onInternalError: options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
+      lifetime: lifetime.signal,
+      deadlines: requestDeadlines(options.requestTimeoutMs),
+    });
   });
 
+  const persistence: Persistence | undefined = options.persistence;
+  const sim = container.get(SimControl);
   await sim.resume();
   if (persistence) {
     const saved = await persistence.load();
@@ -279,29 +304,10 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
     store.onCommit(() => commit.request());
   }
 
-  const lifetime = new AbortController();
   const stopAreas = async () => {
     lifetime.abort(new Error('the runtime is closing'));
     for (const area of [...AREAS].reverse()) await area.stop?.(areaContext);
   };
   const edges = AREAS.flatMap((area) => area.edges?.(areaContext) ?? []);
-
-  const adminToken = options.adminToken;
-  let faults: Faults | undefined;
-  const dispatcher = new Dispatcher(
-    [...controlHandlers(sim), ...withRequestContext(areaRoutes, () => (faults ??= container.get(Faults)).anyArmed(rawStore.view))],
-    {
-      agentFor: (apiKey) => identity.agentForApiKey(apiKey),
-      adminAllowed: (bearer) => {
-        if (adminToken !== undefined) return bearer !== null && constantTimeEquals(bearer, adminToken) ? 'allowed' : 'unauthorized';
-        return mode === 'simulated' ? 'allowed' : 'hidden';
-      },
-    },
-    container.get(IdempotencyKeys),
-    options.onInternalError ?? ((error, routeId) => process.stderr.write(`internal error in ${routeId}: ${(error as Error)?.stack ?? String(error)}\n`)),
-    lifetime.signal,
-    requestDeadlines(options.requestTimeoutMs),
-  );
-
-  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas });
+  return new Runtime({ options, config, dispatcher: container.get(Dispatcher), sim, saver, store, edges, stopAreas });
 }

@@ -35,7 +35,7 @@ const stringArray: Check = (v) => (Array.isArray(v) && v.every((item) => typeof 
 const recordOf = (check: Check): ((v: unknown) => [string | undefined, string] | undefined) => (v) => {
   if (!plainObject(v)) return [undefined, 'expected an object'];
   for (const key in v) {
-    if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+    if (!Object.hasOwn(v, key)) continue;
     const problem = check(v[key]);
     if (problem) return [key, problem];
   }

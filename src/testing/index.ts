@@ -6,4 +6,4 @@
 export { createTestWorld, type TestWorld, type TestWorldOptions, type AgentSpec, type CreatedAccount } from './test-world.js';
 export { loadFixture } from './fixtures.js';
 export { describeEvent, type WaitForOptions } from './wait-for.js';
-export type { EventRecord } from './events.js';
+export type { EventRecord, EventType, LoggedEventType } from './events.js';

@@ -4,7 +4,7 @@ import { createRuntime } from '../index.js';
 import { MemoryBlobStore } from '../providers/blobs/memory-blob-store.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
-import type { EventRecord } from './events.js';
+import type { EventRecord, LoggedEventType } from './events.js';
 import { waitForEvent, type WaitForOptions } from './wait-for.js';
 
 /** Opening state of one agent of a test world (the fields of `POST /_sim/agents` besides `name`). */
@@ -45,10 +45,12 @@ export interface TestWorld<Names extends string = string> {
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
   /**
    * Moves the simulated clock in steps until an event of `type`, appended after the call, satisfies
-   * `predicate`, and answers it.
+   * `predicate`, and answers it; `type` is a logged type of the event catalog, and the event's
+   * `data` is typed by its schema.
+   * @throws RangeError for a type the log never holds
    * @throws Error past `maxSeconds` of service time (default 3600), listing the last 20 events
    */
-  waitFor(type: string, predicate?: (event: EventRecord) => boolean, options?: WaitForOptions): Promise<EventRecord>;
+  waitFor<T extends LoggedEventType>(type: T, predicate?: (event: EventRecord<T>) => boolean, options?: WaitForOptions): Promise<EventRecord<T>>;
   /** Ends the world (stops its areas' long-lived work). */
   close(): Promise<void>;
 }

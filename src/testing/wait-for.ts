@@ -1,3 +1,4 @@
+import { LOGGED_EVENT_TYPES, type LoggedEventType } from '../core/events/events.schema.js';
 import type { EventRecord } from './events.js';
 
 /** Options of `waitFor`. */
@@ -48,23 +49,27 @@ async function lastEvents(source: EventSource, newest: number): Promise<string> 
  * @throws RangeError for a bad maxSeconds or stepSeconds
  * @throws Error when `maxSeconds` of service time pass without one, listing the last 20 events
  */
-export async function waitForEvent(
+export async function waitForEvent<T extends LoggedEventType>(
   source: EventSource,
-  type: string,
-  predicate: ((event: EventRecord) => boolean) | undefined,
+  type: T,
+  predicate: ((event: EventRecord<T>) => boolean) | undefined,
   options: WaitForOptions = {},
-): Promise<EventRecord> {
+): Promise<EventRecord<T>> {
   const maxSeconds = options.maxSeconds ?? 3600;
   const step = options.stepSeconds ?? 1;
   if (!(maxSeconds >= 0 && Number.isFinite(maxSeconds))) throw new RangeError(`maxSeconds must be a finite number >= 0, got ${maxSeconds}`);
   if (!(step > 0 && Number.isFinite(step))) throw new RangeError(`stepSeconds must be a finite number > 0, got ${step}`);
+  // A type the log never holds would only time out, an hour of service time later: say so now.
+  if (!(LOGGED_EVENT_TYPES as readonly string[]).includes(type)) throw new RangeError(`waitFor: "${type}" is not an event type of the log (one of ${LOGGED_EVENT_TYPES.join(', ')})`);
   let seen = await lastSeq(source);
-  const match = async (): Promise<EventRecord | undefined> => {
+  // The log's events of a catalog type carry that type's data (the catalog's contract test holds them to it).
+  const isWanted = (event: EventRecord): event is EventRecord<T> => event.type === type;
+  const match = async (): Promise<EventRecord<T> | undefined> => {
     for (;;) {
       const page = await source.events(seen, PAGE);
       for (const event of page.events) {
         seen = event.seq;
-        if (event.type === type && (!predicate || predicate(event))) return event;
+        if (isWanted(event) && (!predicate || predicate(event))) return event;
       }
       if (!page.has_more) return undefined;
     }

@@ -47,7 +47,7 @@ describe('conformance reporters', () => {
 
   it('spec groups checks by area and ends with a summary table per area and the seed', () => {
     const text = specReport(REPORT);
-    expect(text).toMatch(/\nwallet\n  ✗ money is conserved/);
+    expect(text).toMatch(/\nwallet\n {2}✗ money is conserved/);
     expect(text).toMatch(/- a fault # fails a send \(skipped: needs the fault language\)/);
     expect(text).toMatch(/ {2}wallet\s+0\s+1\s+1\n/);
     expect(text).toMatch(/ {2}email\s+1\s+0\s+0\n/);

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { dashboardLine } from '../../src/cli/serve-command.js';
+import { LOGGED_EVENT_TYPES } from '../../src/core/events/events.schema.js';
 
 const BASE = 'http://dashboard.test';
 const opened: Runtime[] = [];
@@ -256,6 +257,15 @@ describe('dashboard pages', () => {
     expect(text).not.toContain('not alice');
     controller.abort();
     await reader.cancel().catch(() => undefined);
+  });
+
+  it('offers the event catalog in the type filter: every area prefix and every logged type', async () => {
+    const runtime = await world();
+    const page = await (await get(runtime, '/_dashboard/events')).text();
+    const offered = [...page.slice(page.indexOf('<datalist id="event-types">')).matchAll(/<option value="([^"]+)">/g)].map((match) => match[1]);
+    expect(offered).toEqual(expect.arrayContaining(['sms.', 'wallet.', 'fault.', 'credential.', 'sms.status_changed', 'wallet.transaction.updated', 'fault.injected']));
+    expect(offered).toHaveLength(new Set(offered).size);
+    expect(offered.filter((choice) => !choice!.endsWith('.'))).toEqual([...LOGGED_EVENT_TYPES]);
   });
 
   it('tells a stream\'s page to reload once the world was replaced by a restore', async () => {

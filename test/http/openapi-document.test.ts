@@ -67,6 +67,14 @@ describe('the OpenAPI document, generated', () => {
         if (body) expect(() => ajv.compile(body), operation.operationId).not.toThrow();
       }
     }
+    // the webhooks section (OpenAPI 3.1): one POST per delivered type, its body and headers compile too
+    const webhooks = Object.entries(doc.webhooks as Record<string, any>);
+    expect(webhooks.length).toBeGreaterThan(0);
+    for (const [type, entry] of webhooks) {
+      expect(entry.post.requestBody.content['application/json'].schema.properties.type.const, type).toBe(type);
+      expect(() => ajv.compile(entry.post.requestBody.content['application/json'].schema), type).not.toThrow();
+      for (const parameter of entry.post.parameters) expect(() => ajv.compile(parameter.schema), `${type} ${parameter.name}`).not.toThrow();
+    }
   });
 
   it('documents /_sim as it is reached: open, behind the admin token, or not at all', () => {

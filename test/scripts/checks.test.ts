@@ -193,6 +193,16 @@ describe.concurrent('layer check (scripts/check-layers.mjs)', () => {
     expect(result.stderr).not.toContain('wallet.schema');
   });
 
+  it('reports the runtime telling a provider apart by its class, and lets it build one', async () => {
+    const source = (check: string) =>
+      `import { SystemClock } from '../providers/clock/system-clock.js';\nexport const clock = new SystemClock();\nexport const isSystem = (c: unknown) => ${check};\n`;
+    const refused = await check(LAYERS, tree({ 'src/runtime/pick.ts': source('c instanceof SystemClock') }));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('src/runtime/pick.ts: the runtime must not tell providers apart by class (instanceof SystemClock)');
+    const allowed = await check(LAYERS, tree({ 'src/runtime/pick.ts': source("typeof c === 'object'") }));
+    expect(allowed.code).toBe(0);
+  });
+
   it('reports an import cycle a -> b -> a', async () => {
     const result = await check(
       LAYERS,

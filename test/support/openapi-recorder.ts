@@ -79,6 +79,31 @@ export class DocumentChecker {
   }
 
   /**
+   * Checks one webhook delivery (headers with lower-cased names, parsed body) against the
+   * document's `webhooks` entry for its type: a type the section does not name, a header its
+   * parameters refuse or a body its schema refuses is a problem.
+   */
+  checkDelivery(headers: Record<string, string | string[] | undefined>, body: unknown): string[] {
+    const type = (body as { type?: unknown } | null)?.type;
+    const entry = typeof type === 'string' ? (this.document.webhooks as Record<string, Json> | undefined)?.[type] : undefined;
+    if (!entry) return [`type ${JSON.stringify(type)} is not in the document's webhooks section`];
+    const out: string[] = [];
+    for (const parameter of entry.post.parameters as Json[]) {
+      const raw = headers[String(parameter.name).toLowerCase()];
+      if (typeof raw !== 'string') {
+        out.push(`header ${parameter.name} missing`);
+        continue;
+      }
+      const value = parameter.schema.type === 'integer' ? Number(raw) : raw;
+      const problem = this.problems(parameter.schema, value);
+      if (problem) out.push(`header ${parameter.name}: ${problem}`);
+    }
+    const problem = this.problems(entry.post.requestBody.content['application/json'].schema, body);
+    if (problem) out.push(`body: ${problem}`);
+    return out;
+  }
+
+  /**
    * Checks one exchange. `requestBody` is the parsed JSON body (undefined when none or not JSON),
    * `responseBody` likewise.
    */
@@ -150,6 +175,11 @@ export class DocumentChecker {
 }
 
 const checkers = new Map<string, DocumentChecker>();
+
+/** Checks webhook deliveries against the `webhooks` section (which depends on no route or configuration). */
+export const deliveryChecker = new DocumentChecker(
+  openApiDocument([], { serviceDomain: 'agents.test', baseUrl: 'http://agents.test', payUrl: 'http://agents.test/pay', filesUrl: 'http://agents.test/files' }),
+);
 
 /** The checker of a runtime's document (cached per route set and control-plane access). */
 export function checkerFor(runtime: Runtime): DocumentChecker {

@@ -92,11 +92,17 @@ describe('waitFor', () => {
     }
   });
 
-  it('refuses a bad step or limit', async () => {
+  it('refuses a bad step or limit, and a type the event log never holds (at once, not after the wait)', async () => {
     const world = await createTestWorld();
     try {
-      await expect(world.waitFor('x', undefined, { stepSeconds: 0 })).rejects.toThrow(RangeError);
-      await expect(world.waitFor('x', undefined, { maxSeconds: -1 })).rejects.toThrow(RangeError);
+      await expect(world.waitFor('agent.created', undefined, { stepSeconds: 0 })).rejects.toThrow(RangeError);
+      await expect(world.waitFor('agent.created', undefined, { maxSeconds: -1 })).rejects.toThrow(RangeError);
+      // @ts-expect-error a type the catalog does not declare does not compile
+      await expect(world.waitFor('wallet.transaction.confirmed')).rejects.toThrow(/"wallet.transaction.confirmed" is not an event type of the log/);
+      // delivered to webhooks only (logged as wallet.transaction.created): not a type of the log either
+      // @ts-expect-error
+      await expect(world.waitFor('wallet.transaction.received')).rejects.toThrow(RangeError);
+      expect((await world.sim.getClock()).now).toBe('2026-01-01T00:00:00.000Z');
     } finally {
       await world.close();
     }

@@ -40,7 +40,7 @@ export const EMAIL_CHECKS: CheckDefinition[] = [
       const original = Object.fromEntries(Object.entries(full.headers).map(([name, value]) => [name.toLowerCase(), value]));
       check(original['message-id'], `the delivered message has no Message-ID header: ${JSON.stringify(full.headers)}`);
       checkEqual(headers['in-reply-to'], original['message-id'], 'In-Reply-To of the reply');
-      check((headers['references'] ?? '').includes(original['message-id']!), `References of the reply (${headers['references']}) does not hold ${original['message-id']}`);
+      check((headers.references ?? '').includes(original['message-id']!), `References of the reply (${headers.references}) does not hold ${original['message-id']}`);
       const thread = await alice.client.email.list({ folder: 'inbox', thread_id: sent.thread_id });
       checkEqual(thread.messages.map((message) => message.subject), ['Re: Quote request'], "the thread filter of the sender's inbox");
     },

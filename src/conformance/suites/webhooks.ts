@@ -1,7 +1,26 @@
 import { createHmac } from 'node:crypto';
+import { z } from 'zod';
+import { webhookDataSchema, type WebhookEventType } from '../../core/events/events.schema.js';
 import { check, checkEqual, expectError } from '../assert.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import type { CheckDefinition } from '../types.js';
+
+/**
+ * Why a delivered body does not fit the event catalog's entry for its type (the schema of the
+ * OpenAPI document's `webhooks` section): `{id, type, created_at, agent_id, data}` and nothing
+ * else, `data` as the catalog declares it. Undefined when it fits.
+ */
+export function deliveryMisfit(type: WebhookEventType, body: unknown): string | undefined {
+  const envelope = z.strictObject({
+    id: z.string().regex(/^evt_/),
+    type: z.literal(type),
+    created_at: z.iso.datetime(),
+    agent_id: z.string().nullable(),
+    data: webhookDataSchema(type),
+  });
+  const parsed = envelope.safeParse(body);
+  return parsed.success ? undefined : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+}
 
 /** Webhook checks: registration, secrets shown once, deletion, isolation, validation. */
 export const WEBHOOKS_CHECKS: CheckDefinition[] = [
@@ -63,6 +82,8 @@ export const WEBHOOKS_CHECKS: CheckDefinition[] = [
         const event = JSON.parse(delivery.body) as { id: string; type: string; agent_id: string; created_at: string; data: { message_id?: string } };
         check(/^evt_/.test(event.id), `event id ${event.id} does not start with evt_`);
         checkEqual([event.type, event.agent_id, event.data.message_id], ['sms.status_changed', owner.agent_id, sms.message_id], 'type, agent_id and data.message_id of the event');
+        const misfit = deliveryMisfit('sms.status_changed', event);
+        check(misfit === undefined, `the delivery does not fit the webhooks entry of sms.status_changed in the OpenAPI document: ${misfit}`);
       } finally {
         await receiver.close();
       }

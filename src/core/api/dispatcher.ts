@@ -56,24 +56,40 @@ export interface CallDeadlines {
 /** Receives the failures that were turned into 500s, for logging outside the wire. */
 export type InternalErrorSink = (error: unknown, routeId: string) => void;
 
+/** What a {@link Dispatcher} is built from. */
+export interface DispatcherOptions {
+  /** Every route bound to its handler; ids must be unique. */
+  routes: BoundRoute[];
+  callers: CallerPolicy;
+  idempotency: IdempotencyKeys;
+  /** Receives failures answered as 500 (default: dropped). */
+  onInternalError?: InternalErrorSink | undefined;
+  /** Aborted when the runtime closes: every call's `signal` follows it (default: never). */
+  lifetime?: AbortSignal;
+  /** The deadline of each call (default: none). */
+  deadlines?: CallDeadlines | undefined;
+}
+
 /**
  * Runs routes: authentication, validation, the Idempotency-Key layer and the handler, and turns
  * every outcome, including bugs, into a DECISIONS.md answer. It never throws.
  */
 export class Dispatcher {
   private readonly routes = new Map<string, BoundRoute>();
+  private readonly callers: CallerPolicy;
+  private readonly idempotency: IdempotencyKeys;
+  private readonly onInternalError: InternalErrorSink;
+  private readonly lifetime: AbortSignal;
+  private readonly deadlines: CallDeadlines | undefined;
 
-  constructor(
-    routes: BoundRoute[],
-    private readonly callers: CallerPolicy,
-    private readonly idempotency: IdempotencyKeys,
-    private readonly onInternalError: InternalErrorSink = () => {},
-    /** Aborted when the runtime closes: every call's `signal` follows it. */
-    private readonly lifetime: AbortSignal = new AbortController().signal,
-    /** The deadline of each call; none when undefined. */
-    private readonly deadlines?: CallDeadlines,
-  ) {
-    for (const route of routes) {
+  /** @throws Error for two routes with one id */
+  constructor(options: DispatcherOptions) {
+    this.callers = options.callers;
+    this.idempotency = options.idempotency;
+    this.onInternalError = options.onInternalError ?? (() => {});
+    this.lifetime = options.lifetime ?? new AbortController().signal;
+    this.deadlines = options.deadlines;
+    for (const route of options.routes) {
       if (this.routes.has(route.definition.id)) throw new Error(`duplicate route ${route.definition.id}`);
       this.routes.set(route.definition.id, route);
     }

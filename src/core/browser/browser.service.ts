@@ -7,7 +7,8 @@ import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
-import { Scheduler, type Job } from '../services/scheduler.js';
+import { z } from 'zod';
+import { Scheduler, defineJob, type JobData, type JobInfo } from '../services/scheduler.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
 import { IdentityService } from '../identity/identity.service.js';
@@ -16,8 +17,8 @@ import { devtoolsPath, wsBaseOf } from './devtools-path.js';
 import type { BrowserScreenshot, BrowserSession, BrowserSessionList, BrowserSessionsQuery, CreateBrowserSessionBody, TerminatedReason } from './browser.schema.js';
 
 const SESSIONS = 'browser_sessions';
-/** Job type of the idle check. */
-export const IDLE_JOB = 'browser.idle';
+/** Job type of the idle check of a session. */
+export const IDLE_JOB = defineJob('browser.idle', z.object({ session_id: z.string() }));
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 const SECRET_LENGTH = 32;
 
@@ -219,8 +220,7 @@ export class BrowserSessions {
   }
 
   /** Runs the idle job: ends the session when it has been idle long enough, else re-arms the job. */
-  async idleCheck(job: Job): Promise<void> {
-    const sessionId = String(job.data.session_id);
+  async idleCheck({ session_id: sessionId }: JobData<typeof IDLE_JOB>, job: JobInfo): Promise<void> {
     const live = this.live.get(sessionId);
     const idleMs = this.config.idleSeconds * 1000;
     const now = this.clock.now();

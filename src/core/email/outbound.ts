@@ -4,7 +4,8 @@ import { Clock } from '../ports/clock.js';
 import { EventLog } from '../ports/event-log.js';
 import { MailTransport, MailTransportError, type OutboundMail, type TransportOutcome } from '../ports/mail-transport.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
-import { Scheduler, type Job } from '../services/scheduler.js';
+import { z } from 'zod';
+import { Scheduler, defineJob, type JobData, type JobInfo } from '../services/scheduler.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
 import { blobBytes } from '../services/blob-bytes.js';
@@ -18,7 +19,7 @@ import type { FailedRecipient } from './dsn.js';
 const ERROR_MAX = 500;
 
 /** Job type of an outbound delivery attempt. */
-export const OUTBOUND_ATTEMPT_JOB = 'email.outbound.attempt';
+export const OUTBOUND_ATTEMPT_JOB = defineJob('email.outbound.attempt', z.object({ message_id: z.string() }));
 
 /** What one attempt did for one recipient. */
 interface Verdict {
@@ -104,8 +105,8 @@ export class OutboundDelivery {
   }
 
   /** Runs an attempt job (`email.outbound.attempt`). */
-  run(job: Job): Promise<void> {
-    return this.attempt(String(job.data.message_id), job.id);
+  run(data: JobData<typeof OUTBOUND_ATTEMPT_JOB>, job: JobInfo): Promise<void> {
+    return this.attempt(data.message_id, job.id);
   }
 
   /** Drops what attempts started before a restore would record: the restored world has its own queue. */

@@ -5,11 +5,10 @@ import type { FaultChoice, FaultOperation, Faults, StruckFault } from '../ports/
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
 import { notFound } from '../shared/api-error.js';
-import type { Json } from '../shared/json.js';
 import { toIso } from '../shared/time.js';
 import { TARGET_RULES, type FaultTarget } from './fault-targets.js';
 import { drawUnit, operationMatches } from './fault-matching.js';
-import { AddFaultBody, type Fault, type FaultList } from './faults.schema.js';
+import type { AddFaultBody, Fault, FaultList } from './faults.schema.js';
 
 /** Collection and id of the one record that holds every fault (in the store: snapshots keep them). */
 export const FAULTS = 'sim_faults';
@@ -156,10 +155,18 @@ export class FaultService implements Faults {
       });
       await this.save(tx, { ...set, faults });
     }
-    const data: Record<string, Json> = { fault_id: struck.fault_id, target, effect: struck.effect, operation: operation.fields as Json };
-    if (struck.effect === 'delay') data.delay_seconds = struck.delay_ms / 1000;
-    if (struck.error_code !== null) data.error_code = struck.error_code;
-    await this.events.append(tx, { type: 'fault.injected', agent_id: operation.agent_id, data });
+    await this.events.append(tx, {
+      type: 'fault.injected',
+      agent_id: operation.agent_id,
+      data: {
+        fault_id: struck.fault_id,
+        target,
+        effect: struck.effect,
+        operation: { ...operation.fields },
+        ...(struck.effect === 'delay' ? { delay_seconds: struck.delay_ms / 1000 } : {}),
+        ...(struck.error_code !== null ? { error_code: struck.error_code } : {}),
+      },
+    });
   }
 
   private async setOf(view: StoreView): Promise<FaultSet> {

@@ -6,14 +6,13 @@ import { Store, type StoreTransaction } from '../ports/store.js';
 import { CarrierRefusal, Telephony, type CarrierCall } from '../ports/telephony.js';
 import { PolicyService } from '../policy/policy.service.js';
 import { IdentityService } from '../identity/identity.service.js';
-import { ApiError, notFound } from '../shared/api-error.js';
+import { notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
-import type { Job } from '../services/scheduler.js';
 import { Scheduler } from '../services/scheduler.js';
 import { toIso } from '../shared/time.js';
 import { PhoneConfig } from './phone-config.js';
 import { PhoneLines } from './phone-lines.js';
-import { CALLS, CALL_STEP_JOB, CARRIER_REFS, callView, type CarrierRef, type StoredCall } from './phone.records.js';
+import { CALLS, CALL_STEP_JOB, CARRIER_REFS, callView, type CallStep, type CarrierRef, type StoredCall } from './phone.records.js';
 import type { Call, CallList, CallStatus, PhoneListQuery, PlaceCallBody, PlacedCall } from './phone.schema.js';
 import { speechSeconds } from './speech.js';
 import { TwimlFetcher } from './twiml-fetch.js';
@@ -22,13 +21,6 @@ import { holdEarlyReport, takeEarlyReports } from './early-reports.js';
 
 /** Call statuses a real carrier reports. */
 type CarrierCallStatus = 'ringing' | 'in-progress' | 'completed' | 'failed';
-
-/** The steps of a simulated call, as job data. */
-type CallStep =
-  | { step: 'ringing'; call_id: string; answers_at_ms: number; refusal: string | null }
-  | { step: 'answer'; call_id: string; refusal: string | null }
-  | { step: 'fetch'; call_id: string; url: string; method: 'GET' | 'POST'; redirects: number }
-  | { step: 'end'; call_id: string; status: 'completed' | 'failed'; failure_reason: string | null };
 
 const TERMINAL = new Set<CallStatus>(['completed', 'failed']);
 const RANK: Record<CallStatus, number> = { initiated: 0, ringing: 1, 'in-progress': 2, completed: 3, failed: 3 };
@@ -117,8 +109,7 @@ export class CallService {
   }
 
   /** Runs one step of a simulated call (the `phone.call.step` job). */
-  async step(job: Job): Promise<void> {
-    const step = job.data as unknown as CallStep;
+  async step(step: CallStep): Promise<void> {
     if (step.step === 'fetch') return this.fetchFlow(step);
     await this.store.transaction(async (tx) => {
       const record = await tx.get<StoredCall>(CALLS, step.call_id);
@@ -260,7 +251,7 @@ export class CallService {
   }
 
   private async schedule(tx: StoreTransaction, atMs: number, step: CallStep): Promise<void> {
-    await this.scheduler.schedule(tx, atMs, CALL_STEP_JOB, { ...step });
+    await this.scheduler.schedule(tx, atMs, CALL_STEP_JOB, step);
   }
 
   private carrierCall(record: StoredCall): CarrierCall {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { defineJob, type JobData } from '../services/job-type.js';
 import type { Call, InboundSms, SmsMessage } from './phone.schema.js';
 
 /** Number → owner (uniqueness and routing of inbound messages). */
@@ -13,10 +15,32 @@ export const CALLS = 'phone_calls';
 /** A real carrier's id → the message or call it belongs to. */
 export const CARRIER_REFS = 'phone_carrier_refs';
 
-/** Job type of one status step of a simulated SMS. */
-export const SMS_STEP_JOB = 'phone.sms.step';
+/** Job type of one status step of a simulated SMS, and the step that follows it (`then`). */
+export const SMS_STEP_JOB = defineJob(
+  'phone.sms.step',
+  z.object({
+    message_id: z.string(),
+    status: z.enum(['sent', 'delivered', 'failed']),
+    error_code: z.string().optional(),
+    then: z.object({ at_ms: z.number(), status: z.enum(['delivered', 'failed']), error_code: z.string().optional() }).optional(),
+  }),
+);
+
 /** Job type of one step of a simulated call (ringing, answer, TwiML fetch, end). */
-export const CALL_STEP_JOB = 'phone.call.step';
+export const CALL_STEP_JOB = defineJob(
+  'phone.call.step',
+  z.discriminatedUnion('step', [
+    z.object({ step: z.literal('ringing'), call_id: z.string(), answers_at_ms: z.number(), refusal: z.string().nullable() }),
+    z.object({ step: z.literal('answer'), call_id: z.string(), refusal: z.string().nullable() }),
+    z.object({ step: z.literal('fetch'), call_id: z.string(), url: z.string(), method: z.enum(['GET', 'POST']), redirects: z.int() }),
+    z.object({ step: z.literal('end'), call_id: z.string(), status: z.enum(['completed', 'failed']), failure_reason: z.string().nullable() }),
+  ]),
+);
+
+/** One step of a simulated call, as its job carries it. */
+export type CallStep = JobData<typeof CALL_STEP_JOB>;
+/** One step of a simulated SMS, as its job carries it. */
+export type SmsStep = JobData<typeof SMS_STEP_JOB>;
 
 /** An agent's number. */
 export interface PhoneLine {

@@ -8,7 +8,6 @@ import { PolicyService } from '../policy/policy.service.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { ApiError, notFound } from '../shared/api-error.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
-import type { Job } from '../services/scheduler.js';
 import { Scheduler } from '../services/scheduler.js';
 import { parseIso, toIso } from '../shared/time.js';
 import { parseE164 } from './numbers.js';
@@ -20,6 +19,7 @@ import {
   SMS,
   SMS_STEP_JOB,
   inboundKey,
+  type SmsStep,
   inboundView,
   smsView,
   type CarrierRef,
@@ -161,8 +161,7 @@ export class SmsService {
   }
 
   /** Runs one step of a simulated message's plan (the `phone.sms.step` job). */
-  async step(job: Job): Promise<void> {
-    const data = job.data as { message_id: string; status: 'sent' | 'delivered' | 'failed'; error_code?: string; then?: { at_ms: number; status: 'delivered' | 'failed'; error_code?: string } };
+  async step(data: SmsStep): Promise<void> {
     await this.store.transaction(async (tx) => {
       const moved = await this.move(tx, data.message_id, data.status, data.error_code ?? null, true);
       if (moved && data.then) {

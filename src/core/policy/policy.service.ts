@@ -3,7 +3,6 @@ import { Clock } from '../ports/clock.js';
 import { EventLog } from '../ports/event-log.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { notFound } from '../shared/api-error.js';
-import type { Json } from '../shared/json.js';
 import { toIso } from '../shared/time.js';
 import { IdentityService, type AgentRecord } from '../identity/identity.service.js';
 import { formatAmount, toMinorUnits } from '../wallet/amount.js';
@@ -85,7 +84,7 @@ export class PolicyService {
     await this.store.transaction(async (tx) => {
       const { record, usage } = await this.open(tx, agentId);
       await this.write(tx, record, { agent_id: agentId, policy, updated_at: toIso(this.clock.now()), usage });
-      await this.events.append(tx, { type: 'policy.updated', agent_id: agentId, data: { policy: policy as Json } });
+      await this.events.append(tx, { type: 'policy.updated', agent_id: agentId, data: { policy: policy as Record<string, unknown> } });
     });
     return { policy };
   }

@@ -1,5 +1,5 @@
 import type { ServiceIdentifier } from '../shared/di.js';
-import type { Json } from '../shared/json.js';
+import type { EventData, LoggedEventType } from '../events/events.schema.js';
 import type { StoreTransaction } from './store.js';
 
 /** One entry of the ordered log of state changes. */
@@ -8,11 +8,19 @@ export interface ServiceEvent {
   type: string;
   agent_id: string | null;
   at: string;
-  data: { [key: string]: Json };
+  /** JSON; for a logged type of the catalog it fits that type's `data` schema (see {@link LoggedEvent}). */
+  data: { readonly [key: string]: unknown };
 }
 
-/** What a service says happened; the log adds `seq` and `at`. */
-export type NewEvent = Omit<ServiceEvent, 'seq' | 'at'>;
+/**
+ * What a service says happened; the log adds `seq` and `at`. Typed by the event catalog
+ * (`core/events/events.schema.ts`): a type it does not declare, or `data` that does not fit the
+ * declared schema, does not compile.
+ */
+export type NewEvent = { [T in LoggedEventType]: { type: T; agent_id: string | null; data: EventData<T> } }[LoggedEventType];
+
+/** A logged event of one declared type, its `data` typed by the catalog. */
+export type LoggedEvent<T extends LoggedEventType> = Omit<ServiceEvent, 'type' | 'data'> & { type: T; data: EventData<T> };
 
 /**
  * The one ordered log every state change appends to, inside the transaction that made the change,

@@ -73,6 +73,16 @@ export interface TelephonyReports {
 }
 
 /**
+ * An inbound HTTP edge a carrier needs (its status and inbound-SMS callbacks): requests whose path
+ * starts with `prefix` are answered by `fetch`, beside the API, on the same server.
+ */
+export interface CarrierEdge {
+  kind: 'http';
+  prefix: string;
+  fetch(request: Request): Promise<Response>;
+}
+
+/**
  * The phone network. The simulated carrier decides every outcome when it takes a message or call
  * (`planSms`/`planCall` answer a plan the service plays out on its clock). A real carrier answers
  * null from the plans, takes the message or call after the service's transaction commits
@@ -91,6 +101,12 @@ export interface Telephony {
   dispatchSms?(sms: CarrierSms, signal?: AbortSignal): Promise<{ carrier_id: string }>;
   /** Places a call with a real carrier; `signal` ends the attempt. @throws CarrierRefusal when the carrier refused it */
   dispatchCall?(call: CarrierCall, signal?: AbortSignal): Promise<{ carrier_id: string }>;
+  /**
+   * The edge a real carrier's callbacks arrive on, applying what they report through `reports`;
+   * absent for a carrier that reports nothing from outside (the simulated one). The runtime mounts
+   * it without knowing which carrier it is.
+   */
+  callbackEdge?(reports: TelephonyReports): CarrierEdge;
 }
 
 /** Injection token of {@link Telephony}. */

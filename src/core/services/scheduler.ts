@@ -2,7 +2,7 @@ import { inject, injectable } from '../shared/di.js';
 import { Clock, type TimerHandle } from '../ports/clock.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
-import type { Json } from '../shared/json.js';
+import type { JobHandler, JobType } from './job-type.js';
 
 const JOBS = 'jobs';
 
@@ -11,14 +11,11 @@ export interface Job {
   id: string;
   type: string;
   at_ms: number;
-  data: { [key: string]: Json };
+  /** JSON as stored; read only through the job type's schema. */
+  data: unknown;
 }
 
-/**
- * Runs a job of one type when it falls due, inside the job's durable unit: outside calls (HTTP,
- * carriers) go through `store.outside`, which runs them once the unit is durable.
- */
-export type JobHandler = (job: Job) => void | Promise<void>;
+export { defineJob, type JobData, type JobHandler, type JobInfo, type JobType } from './job-type.js';
 
 /**
  * Durable deferred work on the clock: SMS delivery, chain confirmations, bank settlement, webhook
@@ -31,7 +28,7 @@ export type JobHandler = (job: Job) => void | Promise<void>;
  */
 @injectable()
 export class Scheduler {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, { jobType: JobType<unknown>; handler: JobHandler<unknown> }>();
   private readonly timers = new Map<string, TimerHandle>();
   /** Jobs whose handler is running: re-arming must not start them a second time. */
   private readonly running = new Set<string>();
@@ -72,16 +69,21 @@ export class Scheduler {
     return this.resyncing;
   }
 
-  /** Registers the handler of a job type (once, at composition). */
-  handle(type: string, handler: JobHandler): void {
-    if (this.handlers.has(type)) throw new Error(`job type ${type} already has a handler`);
-    this.handlers.set(type, handler);
+  /** Registers the handler of a job type (once, at composition); it receives the data parsed by the type's schema. */
+  handle<D>(jobType: JobType<D>, handler: JobHandler<D>): void {
+    if (this.handlers.has(jobType.type)) throw new Error(`job type ${jobType.type} already has a handler`);
+    this.handlers.set(jobType.type, { jobType, handler: handler as JobHandler<unknown> });
   }
 
-  /** Schedules a job in `tx`; it is armed when `tx` is applied. Returns the job id. */
-  async schedule(tx: StoreTransaction, atMs: number, type: string, data: Job['data']): Promise<string> {
-    if (!this.handlers.has(type)) throw new Error(`no handler for job type ${type}`);
-    const job: Job = { id: this.random.id('job'), type, at_ms: atMs, data };
+  /**
+   * Schedules a job in `tx`; it is armed when `tx` is applied. Returns the job id.
+   * @throws Error for a type without a handler, or data its schema refuses (a programming error)
+   */
+  async schedule<D>(tx: StoreTransaction, atMs: number, jobType: JobType<D>, data: D): Promise<string> {
+    if (!this.handlers.has(jobType.type)) throw new Error(`no handler for job type ${jobType.type}`);
+    const checked = jobType.data.safeParse(data);
+    if (!checked.success) throw new Error(`job ${jobType.type}: bad data: ${checked.error.message}`);
+    const job: Job = { id: this.random.id('job'), type: jobType.type, at_ms: atMs, data: checked.data };
     await tx.insert(JOBS, job.id, job);
     // Armed before durability: a timer whose job never became durable finds no job and does nothing.
     tx.afterApply(() => this.arm(job));
@@ -139,7 +141,12 @@ export class Scheduler {
           if (!current) return;
           if (current.at_ms > this.clock.now()) return void (later = current);
           try {
-            await this.handlers.get(current.type)!(current);
+            const { jobType, handler } = this.handlers.get(current.type)!;
+            // Stored data is read back through the schema too: a snapshot written by another
+            // version fails here, loudly, instead of inside the handler.
+            const data = jobType.data.safeParse(current.data);
+            if (!data.success) throw new Error(`job ${current.id} (${current.type}): stored data does not fit its schema: ${data.error.message}`);
+            await handler(data.data, { id: current.id, type: current.type, at_ms: current.at_ms });
           } catch (error) {
             failure = { error };
           }

@@ -4,7 +4,6 @@ import { ApiError } from '../shared/api-error.js';
 import type { CardService } from './card.service.js';
 import type { InvoiceService } from './invoice.service.js';
 import { walletRoutes as routes, walletSimRoutes as simRoutes } from './wallet.routes.js';
-import type { WalletFailureBody, WalletFailureRule } from './wallet.schema.js';
 import type { WalletService } from './wallet.service.js';
 
 /** Failure injection of simulated payment rails (absent when the rails are real). */

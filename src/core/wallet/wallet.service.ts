@@ -4,7 +4,8 @@ import { PaymentRails, type RailName } from '../ports/payment-rails.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { ApiError, notFound } from '../shared/api-error.js';
-import { Scheduler, type Job } from '../services/scheduler.js';
+import { z } from 'zod';
+import { Scheduler, defineJob, type JobData } from '../services/scheduler.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { IdentityService, type AgentRecord } from '../identity/identity.service.js';
 import { PolicyService } from '../policy/policy.service.js';
@@ -27,7 +28,7 @@ import type {
 } from './wallet.schema.js';
 
 /** Job type of the settlement check of an outbound transfer. */
-export const SETTLE_JOB = 'wallet.settle';
+export const SETTLE_JOB = defineJob('wallet.settle', z.object({ agent_id: z.string(), transaction_id: z.string() }));
 
 /** Longest accepted `to`. */
 const TO_MAX = 256;
@@ -156,9 +157,7 @@ export class WalletService {
    * Settles an outbound transfer when its rail says so: confirmed, or failed with the amount
    * returned (and a bank fee; an on-chain fee is kept). Runs as the `wallet.settle` job.
    */
-  async settle(job: Job): Promise<void> {
-    const agentId = String(job.data.agent_id);
-    const transactionId = String(job.data.transaction_id);
+  async settle({ agent_id: agentId, transaction_id: transactionId }: JobData<typeof SETTLE_JOB>): Promise<void> {
     const pending = await this.ledger.find(this.store.view, agentId, transactionId);
     if (!pending || pending.status !== 'pending' || !pending.reference) return;
     const outcome = await this.rails.check(pending.reference);

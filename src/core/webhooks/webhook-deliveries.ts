@@ -7,7 +7,7 @@ import { Faults } from '../ports/faults.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
-import { Scheduler, type Job } from '../services/scheduler.js';
+import { Scheduler, type JobData } from '../services/scheduler.js';
 import { toIso } from '../shared/time.js';
 import { WebhookConfig } from './webhook-config.js';
 import { WebhookPayloads } from './webhook-payloads.js';
@@ -128,9 +128,7 @@ export class WebhookDeliveries {
   }
 
   /** Runs a delivery job: claims attempt `attempt` (or settles a delivery whose attempts ran out) and makes it. */
-  async run(job: Job): Promise<void> {
-    const deliveryId = String(job.data.delivery_id);
-    const attempt = Number(job.data.attempt);
+  async run({ delivery_id: deliveryId, attempt }: JobData<typeof DELIVERY_JOB>): Promise<void> {
     await this.inFlight.get(deliveryId)?.catch(() => undefined);
     const generation = this.generation;
     const claimed = await this.store.transaction((tx) => this.claim(tx, deliveryId, attempt));

@@ -1,25 +1,8 @@
-/** The event types delivered to webhooks (DECISIONS.md, "Webhooks (every area)"). */
-export const WEBHOOK_EVENT_TYPES = [
-  'sms.status_changed',
-  'sms.received',
-  'call.status_changed',
-  'email.received',
-  'email.delivery_failed',
-  'wallet.transaction.updated',
-  'wallet.transaction.received',
-  'invoice.paid',
-  'file.indexed',
-  'browser.session.terminated',
-  'policy.violated',
-] as const;
+import { z } from 'zod';
+import { defineJob } from '../services/job-type.js';
 
-/** One delivered event type. */
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** Whether `type` is a delivered event type. */
-export function isWebhookEventType(type: string): type is WebhookEventType {
-  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
-}
+/** The delivered event types and their guard come from the one event catalog. */
+export { WEBHOOK_EVENT_TYPES, isWebhookEventType, type WebhookEventType } from '../events/events.schema.js';
 
 /** Retries after the first attempt, in seconds of service time counted from the first attempt. */
 export const RETRY_OFFSETS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 86_400] as const;
@@ -33,8 +16,8 @@ export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 /** Receivers accept signatures at most this many seconds away from their clock. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** Job type of a delivery attempt (a retry, or the final check after the last attempt). */
-export const DELIVERY_JOB = 'webhooks.deliver';
+/** Job type of a delivery attempt (a retry, or the final check after the last attempt): attempts count from 1, the first runs without a job. */
+export const DELIVERY_JOB = defineJob('webhooks.deliver', z.object({ delivery_id: z.string(), attempt: z.int().min(2) }));
 
 /** Prefix of every signing secret. */
 export const SECRET_PREFIX = 'whsec_';

@@ -1,7 +1,7 @@
 import { href, html, type Html } from '../html.js';
 import type { PageContext } from '../page-context.js';
 import type { EventFilter } from '../event-filter.js';
-import { matchesFilter } from '../event-filter.js';
+import { TYPE_FILTER_CHOICES, matchesFilter } from '../event-filter.js';
 import { agentById, agentNamed, lastEventSeq, recentEvents } from '../world-reads.js';
 import { eventRow } from './event-row.js';
 
@@ -39,7 +39,7 @@ export async function eventsPage(context: PageContext): Promise<Html> {
   <button type="submit">Filter</button>
   ${type || agent ? html`<a href="${href('/events')}">clear</a>` : ''}
 </form>
-<datalist id="event-types">${['agent.', 'wallet.', 'invoice.', 'card.', 'email.', 'sms.', 'call.', 'memory.', 'file.', 'compute.', 'browser.', 'webhook.'].map((prefix) => html`<option value="${prefix}"></option>`)}</datalist>
+<datalist id="event-types">${TYPE_FILTER_CHOICES.map((choice) => html`<option value="${choice}"></option>`)}</datalist>
 <p class="live-state muted small" data-stream="${href('/events/stream', { type, agent, after: String(last) })}"><span class="dot"></span> <span class="live-label">connecting…</span></p>
 <ol class="events" id="event-list" reversed>${rows}</ol>
 ${events.length === 0 ? html`<p class="muted empty" id="no-events">${unknownAgent ? `No agent named ${agent}.` : 'No events match yet; new ones appear here as they happen.'}</p>` : ''}`;

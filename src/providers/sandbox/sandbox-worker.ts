@@ -105,7 +105,7 @@ port.on('message', (message: ToWorker) => {
     const engine = engines[message.runtime]!;
     const tree = new VirtualTree(message.entries, message.quotaBytes, message.nowMs);
     memoryLimitBytes = message.memoryLimitBytes;
-    let sent = { stdout: 0, stderr: 0 };
+    const sent = { stdout: 0, stderr: 0 };
     const write = (stream: 'stdout' | 'stderr', text: string) => {
       // The host keeps at most the cap; sending much more would only cost memory.
       if (text.length === 0 || sent[stream] > message.outputLimitBytes) return;

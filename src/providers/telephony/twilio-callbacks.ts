@@ -1,16 +1,12 @@
-import type { TelephonyReports } from '../../core/ports/telephony.js';
+import type { CarrierEdge, TelephonyReports } from '../../core/ports/telephony.js';
 import { ApiError } from '../../core/shared/api-error.js';
 import { verifyTwilioSignature } from './twilio-signature.js';
 
 /** The path prefix Twilio's callbacks arrive under. */
 export const TWILIO_EDGE_PREFIX = '/_twilio';
 
-/** An http edge in the shape of `AreaEdge` (providers do not import the runtime). */
-export interface TwilioEdge {
-  kind: 'http';
-  prefix: string;
-  fetch(request: Request): Promise<Response>;
-}
+/** Twilio's edge: the telephony port's {@link CarrierEdge} (providers do not import the runtime). */
+export type TwilioEdge = CarrierEdge;
 
 /** Twilio's call statuses that end a call `failed`, with the reason the API shows. */
 const CALL_FAILURES: Record<string, string> = { busy: 'busy', 'no-answer': 'no_answer', failed: 'carrier_failed', canceled: 'canceled' };

@@ -66,7 +66,7 @@ export const browserArea = defineArea({
   },
   start({ container }) {
     const sessions = container.get(BrowserSessions);
-    container.get(Scheduler).handle(IDLE_JOB, (job) => sessions.idleCheck(job));
+    container.get(Scheduler).handle(IDLE_JOB, (data, job) => sessions.idleCheck(data, job));
     return browserHandlers(sessions);
   },
   restored({ container }) {

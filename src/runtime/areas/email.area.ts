@@ -51,7 +51,7 @@ export const emailArea = defineArea({
   },
   start({ container }) {
     const outbound = container.get(OutboundDelivery);
-    container.get(Scheduler).handle(OUTBOUND_ATTEMPT_JOB, (job) => outbound.run(job));
+    container.get(Scheduler).handle(OUTBOUND_ATTEMPT_JOB, (data, job) => outbound.run(data, job));
     return emailHandlers(container.get(EmailService), container.get(InboundMailService), outbound);
   },
   edges({ container, options }) {

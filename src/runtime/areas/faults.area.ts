@@ -31,13 +31,13 @@ export const faultsArea = defineArea({
     const faults = () => container.get(Faults);
     const clock = () => container.get(Clock);
     // Overlays, not wrappers: every member a decorator does not replace (an embedder's optional
-    // score calibration, a sandbox's close, a carrier's class) stays the original's.
+    // score calibration, a sandbox's close, a carrier's callback edge) stays the original's.
     container.onActivation(MailTransport, (_context, transport) => {
       const faulting = new FaultingMailTransport(transport, faults());
       return overlay(transport, { send: faulting.send.bind(faulting) });
     });
     container.onActivation(Telephony, (_context, telephony) => {
-      // An overlay, not a wrapper: the phone area recognises a Twilio carrier by its class.
+      // An overlay, not a wrapper: the optional dispatch methods and callback edge stay the carrier's.
       const faulting = new FaultingTelephony(telephony, faults());
       return overlay(telephony, { planSms: faulting.planSms.bind(faulting), planCall: faulting.planCall.bind(faulting) });
     });

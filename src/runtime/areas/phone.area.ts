@@ -9,7 +9,6 @@ import { SmsService } from '../../core/phone/sms.service.js';
 import { TwimlFetcher } from '../../core/phone/twiml-fetch.js';
 import { Telephony } from '../../core/ports/telephony.js';
 import { Scheduler } from '../../core/services/scheduler.js';
-import { TwilioTelephony } from '../../providers/telephony/twilio-telephony.js';
 import { SimCarrier } from '../../sim/sim-carrier.js';
 import { phoneRoutes, phoneSimRoutes } from '../../core/phone/phone.routes.js';
 import { PhoneCreationFields } from '../../core/phone/phone.schema.js';
@@ -18,7 +17,8 @@ import { defineArea } from './area-module.js';
 /**
  * Phone: a number per agent drawn at creation, SMS with segmentation and a lifecycle on the
  * clock, inbound SMS, outbound calls with scripts or TwiML; the simulated carrier unless
- * `providers.telephony` is given (e.g. `TwilioTelephony`, whose callbacks arrive on its edge).
+ * `providers.telephony` is given (e.g. `TwilioTelephony`, whose callbacks arrive on the edge it
+ * offers through the port's `callbackEdge`).
  */
 export const phoneArea = defineArea({
   name: 'phone',
@@ -45,12 +45,13 @@ export const phoneArea = defineArea({
       return { phone_number: (await lines.assign(tx, agent.agent_id, country)).phone_number };
     });
     const scheduler = container.get(Scheduler);
-    scheduler.handle(SMS_STEP_JOB, (job) => sms.step(job));
-    scheduler.handle(CALL_STEP_JOB, (job) => calls.step(job));
+    scheduler.handle(SMS_STEP_JOB, (step) => sms.step(step));
+    scheduler.handle(CALL_STEP_JOB, (step) => calls.step(step));
     return phoneHandlers(lines, sms, calls);
   },
   edges({ container }) {
-    const telephony = container.get(Telephony);
-    return telephony instanceof TwilioTelephony ? [telephony.callbackEdge(container.get(CarrierReports))] : [];
+    // A carrier with callbacks (Twilio) offers its edge through the port; the simulated one has none.
+    const edge = container.get(Telephony).callbackEdge?.(container.get(CarrierReports));
+    return edge ? [edge] : [];
   },
 });

@@ -40,7 +40,7 @@ export const walletArea = defineArea({
     container.get(IdentityService).onAgentCreated(async (tx, agent, request) => {
       await wallet.openWallet(tx, agent, wallet.parseOpeningBalances(request.balances as OpeningBalances | undefined));
     });
-    container.get(Scheduler).handle(SETTLE_JOB, (job) => wallet.settle(job));
+    container.get(Scheduler).handle(SETTLE_JOB, (data) => wallet.settle(data));
     const faults = container.isBound(RailFaults) ? container.get(RailFaults) : undefined;
     return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), faults);
   },

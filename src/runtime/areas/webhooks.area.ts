@@ -33,7 +33,7 @@ export const webhooksArea = defineArea({
   },
   start({ container }) {
     const deliveries = container.get(WebhookDeliveries);
-    container.get(Scheduler).handle(DELIVERY_JOB, (job) => deliveries.run(job));
+    container.get(Scheduler).handle(DELIVERY_JOB, (data) => deliveries.run(data));
     container.get(EventLog).onAppend((tx, event) => deliveries.enqueue(tx, event));
     return webhooksHandlers(container.get(WebhookService), deliveries);
   },

@@ -1,6 +1,6 @@
 /**
  * `inner` with some members replaced: a Proxy, so everything else (other methods, optional
- * members, getters, and `instanceof` checks of the composition root) still sees the original.
+ * members, getters, `instanceof`) still sees the original.
  */
 export function overlay<T extends object>(inner: T, overrides: Partial<T>): T {
   const bound = new Map<PropertyKey, unknown>();

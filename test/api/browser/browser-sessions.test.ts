@@ -7,7 +7,7 @@
 import puppeteer from 'puppeteer-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, type AgentClient, type Runtime } from '../../../src/index.js';
+import type { AgentClient, Runtime } from '../../../src/index.js';
 import { CHROMIUM, HAS_CHROMIUM, pngDimensions, servedRuntime, startSite, upgradeStatus } from './browser-fixtures.js';
 
 if (!HAS_CHROMIUM) console.warn(`browser-session Chromium tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);

@@ -26,14 +26,13 @@ function dispatcherWith(timeoutMs: number | undefined, seen: CallContext[]): Dis
     return { ok: true };
   });
   const errors: unknown[] = [];
-  return new Dispatcher(
-    [handler],
-    { agentFor: async () => undefined, adminAllowed: () => 'allowed' },
-    new IdempotencyKeys(new MemoryStore(), new SimClock(0)),
-    (error) => errors.push(error),
-    new AbortController().signal,
-    requestDeadlines(timeoutMs),
-  );
+  return new Dispatcher({
+    routes: [handler],
+    callers: { agentFor: async () => undefined, adminAllowed: () => 'allowed' },
+    idempotency: new IdempotencyKeys(new MemoryStore(), new SimClock(0)),
+    onInternalError: (error) => errors.push(error),
+    deadlines: requestDeadlines(timeoutMs),
+  });
 }
 
 describe('the deadline of a call', () => {

@@ -188,7 +188,7 @@ describe('the outbound queue', () => {
 
   it('keeps per-recipient states: an accepted recipient is not sent again when another is retried', async () => {
     const transport = scriptedTransport([
-      (mail) => ({ accepted: ['a@example.com'], rejected: ['b@example.com'], response: '250 ok', refusals: [{ address: 'b@example.com', replyCode: 452, response: '452 4.2.2 mailbox full' }] }),
+      () => ({ accepted: ['a@example.com'], rejected: ['b@example.com'], response: '250 ok', refusals: [{ address: 'b@example.com', replyCode: 452, response: '452 4.2.2 mailbox full' }] }),
       (mail) => ({ accepted: [...mail.envelope.to], rejected: [], response: '250 ok' }),
     ]);
     const { runtime, alice } = await world(transport);

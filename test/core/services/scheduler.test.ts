@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { Scheduler, type Job } from '../../../src/core/services/scheduler.js';
+import { z } from 'zod';
+import { Scheduler, defineJob, type JobData, type JobInfo } from '../../../src/core/services/scheduler.js';
 import { MemoryStore } from '../../../src/providers/store/memory-store.js';
 import { SimClock } from '../../../src/sim/sim-clock.js';
 import { SeededRandom } from '../../../src/sim/seeded-random.js';
+
+const PING = defineJob('ping', z.object({ n: z.union([z.number(), z.string()]).optional() }));
+const STEP = defineJob('step', z.object({ n: z.int() }));
+const NOBODY = defineJob('nobody', z.object({}));
 
 function world(startMs = 0) {
   const store = new MemoryStore();
   const clock = new SimClock(startMs);
   const scheduler = new Scheduler(store, clock, new SeededRandom(7));
-  const ran: Array<{ job: Job; at: number }> = [];
-  scheduler.handle('ping', (job) => void ran.push({ job, at: clock.now() }));
+  const ran: Array<{ job: JobInfo & { data: JobData<typeof PING> }; at: number }> = [];
+  scheduler.handle(PING, (data, job) => void ran.push({ job: { ...job, data }, at: clock.now() }));
   return { store, clock, scheduler, ran };
 }
 
@@ -18,7 +23,7 @@ describe('Scheduler', () => {
     const { store, clock, scheduler, ran } = world();
     let pendingInside = -1;
     const id = await store.transaction(async (tx) => {
-      const jobId = await scheduler.schedule(tx, 5000, 'ping', { n: 1 });
+      const jobId = await scheduler.schedule(tx, 5000, PING, { n: 1 });
       pendingInside = clock.pendingTimers();
       return jobId;
     });
@@ -38,7 +43,7 @@ describe('Scheduler', () => {
     const { store, clock, scheduler, ran } = world();
     await expect(
       store.transaction(async (tx) => {
-        await scheduler.schedule(tx, 1000, 'ping', {});
+        await scheduler.schedule(tx, 1000, PING, {});
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -51,17 +56,17 @@ describe('Scheduler', () => {
   it('runs jobs in (time, scheduling) order', async () => {
     const { store, clock, scheduler, ran } = world();
     await store.transaction(async (tx) => {
-      await scheduler.schedule(tx, 3000, 'ping', { n: 'c' });
-      await scheduler.schedule(tx, 1000, 'ping', { n: 'a' });
+      await scheduler.schedule(tx, 3000, PING, { n: 'c' });
+      await scheduler.schedule(tx, 1000, PING, { n: 'a' });
     });
-    await store.transaction((tx) => scheduler.schedule(tx, 1000, 'ping', { n: 'b' }));
+    await store.transaction((tx) => scheduler.schedule(tx, 1000, PING, { n: 'b' }));
     await clock.advance(5);
     expect(ran.map((entry) => entry.job.data.n)).toEqual(['a', 'b', 'c']);
   });
 
   it('cancels a scheduled job so it never runs; cancelling again answers false', async () => {
     const { store, clock, scheduler, ran } = world();
-    const id = await store.transaction((tx) => scheduler.schedule(tx, 1000, 'ping', {}));
+    const id = await store.transaction((tx) => scheduler.schedule(tx, 1000, PING, {}));
     expect(await store.transaction((tx) => scheduler.cancel(tx, id))).toBe(true);
     expect(clock.pendingTimers()).toBe(0);
     expect(await store.transaction((tx) => scheduler.cancel(tx, id))).toBe(false);
@@ -72,7 +77,7 @@ describe('Scheduler', () => {
 
   it('keeps a job whose cancellation rolled back', async () => {
     const { store, clock, scheduler, ran } = world();
-    const id = await store.transaction((tx) => scheduler.schedule(tx, 1000, 'ping', {}));
+    const id = await store.transaction((tx) => scheduler.schedule(tx, 1000, PING, {}));
     await expect(
       store.transaction(async (tx) => {
         await scheduler.cancel(tx, id);
@@ -86,26 +91,55 @@ describe('Scheduler', () => {
   it('lets a job schedule follow-up work that runs within the same advance', async () => {
     const { store, clock, scheduler } = world();
     const chain: number[] = [];
-    scheduler.handle('step', async (job) => {
+    scheduler.handle(STEP, async ({ n }) => {
       chain.push(clock.now());
-      const n = job.data.n as number;
-      if (n < 3) await store.transaction((tx) => scheduler.schedule(tx, clock.now() + 1000, 'step', { n: n + 1 }));
+      if (n < 3) await store.transaction((tx) => scheduler.schedule(tx, clock.now() + 1000, STEP, { n: n + 1 }));
     });
-    await store.transaction((tx) => scheduler.schedule(tx, 1000, 'step', { n: 1 }));
+    await store.transaction((tx) => scheduler.schedule(tx, 1000, STEP, { n: 1 }));
     await clock.advance(10);
     expect(chain).toEqual([1000, 2000, 3000]);
   });
 
   it('refuses a job type without a handler and a second handler for a type', async () => {
     const { store, scheduler } = world();
-    await expect(store.transaction((tx) => scheduler.schedule(tx, 1, 'nobody', {}))).rejects.toThrow(/no handler/);
-    expect(() => scheduler.handle('ping', () => {})).toThrow(/already/);
+    await expect(store.transaction((tx) => scheduler.schedule(tx, 1, NOBODY, {}))).rejects.toThrow(/no handler/);
+    expect(() => scheduler.handle(PING, () => {})).toThrow(/already/);
+  });
+
+  it('refuses data its type does not declare, storing nothing', async () => {
+    const { store, clock, scheduler } = world();
+    scheduler.handle(STEP, () => {});
+    // a caller that bypasses the types (e.g. data built from JSON) still meets the schema
+    const bad = { n: 'one' } as unknown as JobData<typeof STEP>;
+    await expect(store.transaction((tx) => scheduler.schedule(tx, 1000, STEP, bad))).rejects.toThrow(/job step: bad data/);
+    expect(await scheduler.pending()).toBe(0);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('hands the handler data parsed by its schema, and fails a stored job whose data does not fit (removing it)', async () => {
+    const { store, clock, scheduler } = world();
+    const seen: unknown[] = [];
+    scheduler.handle(STEP, (data) => void seen.push(data));
+    await store.transaction((tx) => scheduler.schedule(tx, 1000, STEP, { n: 1 }));
+    const snapshot: unknown = JSON.parse(JSON.stringify(await store.export()));
+    await clock.advance(1);
+    expect(seen).toEqual([{ n: 1 }]);
+
+    // the same job, its data changed behind the scheduler's back (a snapshot of another version)
+    const tampered = JSON.stringify(snapshot).replace('"n":1', '"n":"1"');
+    expect(tampered).not.toBe(JSON.stringify(snapshot));
+    await store.import(JSON.parse(tampered));
+    await scheduler.rearmAll();
+    // the simulated clock reports a failed timer from the advance that ran it
+    await expect(clock.advance(1)).rejects.toThrow(/stored data does not fit its schema/);
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(await scheduler.pending()).toBe(0);
   });
 
   it('re-arms stored jobs after a store import and drops timers of jobs that are gone', async () => {
     const { store, clock, scheduler, ran } = world();
     const empty = await store.export();
-    await store.transaction((tx) => scheduler.schedule(tx, 1000, 'ping', { n: 'old' }));
+    await store.transaction((tx) => scheduler.schedule(tx, 1000, PING, { n: 'old' }));
     const withJob = await store.export();
 
     await store.import(empty);
@@ -127,8 +161,8 @@ describe('Scheduler', () => {
   it('survives export and import into another store, clock and scheduler', async () => {
     const first = world();
     const ids = await first.store.transaction(async (tx) => [
-      await first.scheduler.schedule(tx, 2000, 'ping', { n: 2 }),
-      await first.scheduler.schedule(tx, 1000, 'ping', { n: 1 }),
+      await first.scheduler.schedule(tx, 2000, PING, { n: 2 }),
+      await first.scheduler.schedule(tx, 1000, PING, { n: 1 }),
     ]);
     const snapshot = JSON.parse(JSON.stringify(await first.store.export()));
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, connect, connectSim, createRuntime, serve, type AgentClient, type RunningServer, type Runtime } from '../../../src/index.js';
+import { type ApiError, connect, connectSim, createRuntime, serve, type AgentClient, type RunningServer, type Runtime } from '../../../src/index.js';
 import { EVM_ADDRESS, IBAN, wholeHistory } from './wallet-world.js';
 
 type Way = 'in-process' | 'http';

@@ -1,11 +1,13 @@
 /**
  * A webhook receiver for tests: a real HTTP server on 127.0.0.1 that records every delivery and
  * checks its signature with its own node:crypto code (not the package's), as an outside
- * receiver would.
+ * receiver would. Every delivery is also held against the OpenAPI document's `webhooks` section
+ * (its type, headers and payload schema): a mismatch fails the test at `close()`.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deliveryChecker } from '../../support/openapi-recorder.js';
 
 /** One request the receiver got. */
 export interface ReceivedDelivery {
@@ -24,6 +26,8 @@ export interface Receiver {
   received: ReceivedDelivery[];
   /** Answer for the next requests (default 200). */
   answer: ReceiverAnswer;
+  /** Deliveries that did not fit the document's `webhooks` section, one line each. */
+  violations: string[];
   /** Resolves when the receiver has got `count` requests in all. */
   waitFor(count: number): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
@@ -47,9 +51,11 @@ export async function startReceiver(): Promise<Receiver> {
   const received: ReceivedDelivery[] = [];
   const waiters: Array<{ count: number; resolve: (all: ReceivedDelivery[]) => void }> = [];
   const hanging: ServerResponse[] = [];
+  const violations: string[] = [];
   const receiver: Receiver = {
     url: '',
     received,
+    violations,
     answer: 200,
     waitFor(count) {
       if (received.length >= count) return Promise.resolve(received);
@@ -59,6 +65,7 @@ export async function startReceiver(): Promise<Receiver> {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (violations.length > 0) throw new Error(`webhook deliveries that do not fit the OpenAPI document:\n${violations.join('\n')}`);
     },
   };
   const server = createServer((request, response) => {
@@ -66,7 +73,9 @@ export async function startReceiver(): Promise<Receiver> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      received.push({ path: request.url ?? '/', headers: request.headers, rawBody, body: JSON.parse(rawBody) as ReceivedDelivery['body'] });
+      const body = JSON.parse(rawBody) as ReceivedDelivery['body'];
+      received.push({ path: request.url ?? '/', headers: request.headers, rawBody, body });
+      for (const problem of deliveryChecker.checkDelivery(request.headers, body)) violations.push(`${body.type} ${body.id}: ${problem}`);
       for (const waiter of [...waiters]) {
         if (received.length >= waiter.count) {
           waiters.splice(waiters.indexOf(waiter), 1);

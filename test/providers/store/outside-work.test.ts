@@ -158,7 +158,7 @@ describe('a webhook retry on SQLite', () => {
     const ann = await runtime.createAgent({ name: 'ann' });
     expect((await runtime.dispatch({ routeId: 'webhooks.create', bearer: ann.api_key, body: { url } })).status).toBe(201);
     await runtime.dispatch({ routeId: 'sim.fundWallet', bearer: null, body: { handle: 'ann', asset: 'usd', amount: '1' } });
-    while (attempts.length < 1 || ((await runtime.sim.snapshot()).store.collections.webhook_deliveries?.rows[0]?.[3] as { last_response_status: number | null }).last_response_status !== 500) {
+    while (attempts.length < 1 || ((await runtime.sim.snapshot()).store.collections.webhook_deliveries?.rows[0]?.[3] as { last_response_status: number | null } | undefined)?.last_response_status !== 500) {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await runtime.sim.advance({ seconds: 60 });

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoreSnapshot, StoreTransaction } from '../../../src/core/ports/store.js';
 import { SqliteStore } from '../../../src/providers/store/sqlite-store.js';
+import { SqliteTransfer } from '../../../src/providers/store/sqlite-transfer.js';
 
 let dir: string;
 const opened: SqliteStore[] = [];
@@ -88,7 +89,7 @@ async function apply(tx: StoreTransaction, step: Write): Promise<void> {
 
 describe('SqliteStore: importing the last imported snapshot again', () => {
   it('leaves the store as a whole import would, whatever was written, committed or rolled back, since', async () => {
-    const revert = vi.spyOn(SqliteStore.prototype as unknown as { revert(): void }, 'revert');
+    const revert = vi.spyOn(SqliteTransfer.prototype as unknown as { revert(): void }, 'revert');
     const reference = open();
     await reference.import(fixture());
     const expected = await observe(reference);
@@ -127,7 +128,7 @@ describe('SqliteStore: importing the last imported snapshot again', () => {
   });
 
   it('takes an export of the imported world for that world (the usual fixture: import, export, restore it before each test)', async () => {
-    const revert = vi.spyOn(SqliteStore.prototype as unknown as { revert(): void }, 'revert');
+    const revert = vi.spyOn(SqliteTransfer.prototype as unknown as { revert(): void }, 'revert');
     const store = open();
     await store.import(fixture());
     const saved = await store.export();
@@ -144,7 +145,7 @@ describe('SqliteStore: importing the last imported snapshot again', () => {
   });
 
   it('imports whole a snapshot that is equal but not the same objects, or that was changed since', async () => {
-    const revert = vi.spyOn(SqliteStore.prototype as unknown as { revert(): void }, 'revert');
+    const revert = vi.spyOn(SqliteTransfer.prototype as unknown as { revert(): void }, 'revert');
     const store = open();
     const snapshot = fixture();
     await store.import(snapshot);
@@ -174,7 +175,7 @@ describe('SqliteStore: importing the last imported snapshot again', () => {
   });
 
   it('gives the shortcut up once more was written than a quarter of the world, and still restores exactly', async () => {
-    const revert = vi.spyOn(SqliteStore.prototype as unknown as { revert(): void }, 'revert');
+    const revert = vi.spyOn(SqliteTransfer.prototype as unknown as { revert(): void }, 'revert');
     const store = open();
     const notes: Rows = Array.from({ length: 400 }, (_, i) => [`n${i}`, '', i + 1, { i }]);
     const snapshot: StoreSnapshot = { collections: { notes: { nextPosition: 401, rows: notes } } };

@@ -9,7 +9,7 @@ export interface Geometry {
   viewport(): { width: number; height: number };
 }
 
-function domRect(window: any, rect: Rect | undefined): any {
+function domRect(_window: any, rect: Rect | undefined): any {
   const { x, y, width, height } = rect ?? { x: 0, y: 0, width: 0, height: 0 };
   const plain = { x, y, width, height, top: y, left: x, right: x + width, bottom: y + height };
   return { ...plain, toJSON: () => plain };
@@ -21,7 +21,7 @@ const patched = new WeakSet<object>();
 /** The prototype in an object's chain that defines `name` itself. */
 function owner(object: any, name: string): any {
   for (let proto = Object.getPrototypeOf(object); proto; proto = Object.getPrototypeOf(proto)) {
-    if (Object.prototype.hasOwnProperty.call(proto, name)) return proto;
+    if (Object.hasOwn(proto, name)) return proto;
   }
   return undefined;
 }
