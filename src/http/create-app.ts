@@ -6,6 +6,7 @@ import type { UploadedFile } from '../core/api/binary.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { ApiEdge, errorAnswer, JSON_TYPE, methodNotAllowed, NOT_FOUND, type ApiAnswer, type ApiSource } from './api-edge.js';
+import { MAX_HEADER_BYTES } from './client-errors.js';
 import { batchedNodeWriter, toWebResponse, writeNodeAnswer, writeWebResponse } from './answers.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
@@ -174,6 +175,8 @@ export function createApp(runtime: Runtime): HttpApp {
       const url = new URL(request.url);
       const path = url.pathname;
       const head = request.method === 'HEAD';
+      // What the server's parser refuses (over 16 KB of request line and headers), refused here too.
+      if (headBytes(request, url) > MAX_HEADER_BYTES) return toWebResponse(errorAnswer(new ApiError('headers_too_large', `the request line and headers are over ${MAX_HEADER_BYTES} bytes`)), head);
       if (!mountFor(path)) {
         const lookup = api.match(request.method, path);
         if (lookup.kind === 'route') return toWebResponse(await api.answer(lookup.route, lookup.params, url.search.slice(1), new WebSource(request)), head);
@@ -215,6 +218,15 @@ export function createApp(runtime: Runtime): HttpApp {
         .catch(() => response.destroy());
     },
   };
+}
+
+/** About the bytes a request's line and headers take on the wire (what Node's `maxHeaderSize` counts). */
+function headBytes(request: Request, url: URL): number {
+  let size = request.method.length + url.pathname.length + url.search.length + 12;
+  request.headers.forEach((value, name) => {
+    size += name.length + value.length + 4;
+  });
+  return size;
 }
 
 /** The answer of something thrown outside the dispatcher: its own error, or a logged 500. */

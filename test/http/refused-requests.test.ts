@@ -19,6 +19,13 @@ describe.each(RAW_TRANSPORTS)('refused bodies and clock moves (%s)', (kind) => {
     world = undefined;
   });
 
+  it('answers a 20 KB URL with 431 headers_too_large', async () => {
+    world = await openRawWorld(kind);
+    await expectErrorResponse(await world.raw(`/v1/agent?x=${'a'.repeat(20_000)}`), 431, 'headers_too_large');
+    // Under the limit the request is routed: the unknown parameter is the route's 400.
+    await expectErrorResponse(await world.raw(`/_sim/clock?x=${'a'.repeat(15_000)}`), 400, 'invalid_request', 'x');
+  });
+
   it('answers JSON nested 7,000 levels (and 257) with 400 invalid_request, and looks no further than 256', async () => {
     world = await openRawWorld(kind);
     for (const levels of [7_000, 257]) {

@@ -7,7 +7,9 @@ const TEMPLATE_DATABASE = 'agent_services_template';
 
 /** Why PostgreSQL tests cannot run here, or null when they can. */
 export function postgresSkipReason(): string | null {
-  return inject('postgres').reason;
+  // A run without the global setup (npm run test:fast) provides nothing.
+  const provided = inject('postgres') as { url: string | null; reason: string | null } | undefined;
+  return provided ? provided.reason : 'this run started no PostgreSQL (the fast loop)';
 }
 
 /** The URL of the run's server with another database name. */
@@ -22,7 +24,7 @@ function withDatabase(url: string, database: string): string {
  * `migrated: false` gives an empty database without the schema.
  */
 export async function freshDatabase(options: { migrated?: boolean } = {}): Promise<string> {
-  const { url } = inject('postgres');
+  const url = (inject('postgres') as { url: string | null } | undefined)?.url;
   if (!url) throw new Error(`no PostgreSQL for tests: ${postgresSkipReason()}`);
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = postgres(url, { onnotice: () => {}, max: 1 });
