@@ -213,7 +213,12 @@ export async function run(args: string[]): Promise<void> {
   const kinds: Kind[] = values.only === 'memory' ? ['memory'] : values.only === 'sqlite' ? ['sqlite'] : ['memory', 'sqlite'];
   const targets: Target[] = [];
   try {
-    for (const kind of kinds) for (const [tree, root] of [['before', before], ['now', here]] as const) targets.push(await startTarget(tree, root, kind));
+    for (const kind of kinds)
+      for (const [tree, root] of [
+        ['before', before],
+        ['now', here],
+      ] as const)
+        targets.push(await startTarget(tree, root, kind));
     console.log(
       `port-ratio: ${head(here)}${dirty ? ' (with uncommitted changes in src/)' : ''} against ${head(before)} (${before}), ` +
         `${rounds} interleaved rounds; in-process sends ${fmt(Number(values.sends))} a round (memory store), durable sends ${fmt(Number(values['durable-sends']))} a round (SQLite)`,

@@ -31,11 +31,7 @@ import { postgresUnavailableReason, startThrowawayPostgres } from '../test/suppo
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Preloaded into the servers whose memory is read: SIGUSR2 collects garbage twice, then prints process.memoryUsage(). */
-const GC_HOOK =
-  'data:text/javascript,' +
-  encodeURIComponent(
-    "process.on('SIGUSR2', () => { globalThis.gc(); globalThis.gc(); process.stdout.write('bench-memory ' + JSON.stringify(process.memoryUsage()) + '\\n'); });",
-  );
+const GC_HOOK = 'data:text/javascript,' + encodeURIComponent("process.on('SIGUSR2', () => { globalThis.gc(); globalThis.gc(); process.stdout.write('bench-memory ' + JSON.stringify(process.memoryUsage()) + '\\n'); });");
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
@@ -418,7 +414,9 @@ async function benchMemory(admin: Sql, urlOf: (db: string) => string, options: {
       ['small world', small],
       ['large world', large],
     ] as const) {
-      console.log(`  ${name}: ${fmt(reading.atStart)} records at the process's start, ${fmt(reading.records)} at the reading: RSS ${mib(reading.rss)}, heap used ${mib(reading.heapUsed)}, external ${mib(reading.external)}`);
+      console.log(
+        `  ${name}: ${fmt(reading.atStart)} records at the process's start, ${fmt(reading.records)} at the reading: RSS ${mib(reading.rss)}, heap used ${mib(reading.heapUsed)}, external ${mib(reading.external)}`,
+      );
     }
     const ratio = large.rss / small.rss;
     console.log(`  RSS ratio large / small: ${fmt(ratio, 2)}x (goal <= 1.20x: ${ratio <= 1.2 ? 'met' : 'NOT met'}); heap ratio ${fmt(large.heapUsed / small.heapUsed, 2)}x; growing the world took ${fmt(grown)} s`);
