@@ -56,10 +56,12 @@ describe('MailAuthenticator (SPF, DKIM and DMARC with mailauth, against a test D
   it('reads temperror, without throwing, when the resolver never answers', async () => {
     const silent = await startDnsServer(senderZone(), { silent: true });
     try {
-      const slow = new MailAuthenticator('agents.test', dnsResolver({ server: silent.address, timeoutMs: 200 }));
+      const slow = new MailAuthenticator('agents.test', dnsResolver({ server: silent.address, timeoutMs: 200 }), 200);
       const checked = await slow.check(await signed(plainMessage('boss@example.com')), { ip: '127.0.0.1', helo: 'mail.example.com', sender: 'boss@example.com' });
       expect(checked.verdict).toEqual({ spf: 'temperror', dkim: [{ domain: 'example.com', selector: 'sel', result: 'temperror' }], dmarc: 'temperror', from_domain: 'example.com' });
-      expect(silent.asked.length).toBeGreaterThan(0);
+      // SPF and the DKIM key were asked at once; once the message's time was up, DMARC's lookup
+      // failed without being sent, so a dead resolver holds a message one limit, not one per lookup.
+      expect([...silent.asked].sort()).toEqual(['example.com TXT', 'sel._domainkey.example.com TXT']);
     } finally {
       await silent.close();
     }
