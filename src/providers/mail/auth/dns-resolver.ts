@@ -92,10 +92,11 @@ function bounded(answer: Promise<unknown>, name: string, type: string, timeoutMs
   if (deadlineMs === undefined) return answer;
   const leftMs = deadlineMs - performance.now();
   if (leftMs >= timeoutMs) return answer;
-  if (leftMs <= 0) return Promise.reject(timedOut(name, type, 0));
+  // Timers count whole milliseconds: under one left is none left, and a wait is rounded up.
+  if (leftMs < 1) return Promise.reject(timedOut(name, type, 0));
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timedOut(name, type, leftMs)), leftMs);
+    timer = setTimeout(() => reject(timedOut(name, type, leftMs)), Math.ceil(leftMs));
   });
   return Promise.race([answer, limit]).finally(() => clearTimeout(timer));
 }

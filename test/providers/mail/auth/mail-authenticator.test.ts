@@ -48,6 +48,13 @@ describe('MailAuthenticator (SPF, DKIM and DMARC with mailauth, against a test D
     expect(checked.dmarcPolicy).toBeNull();
   });
 
+  it('reads dmarc permerror for a message with From addresses of two domains, which DMARC cannot validate', async () => {
+    const raw = Buffer.from('From: <boss@example.com>, <someone@attacker.test>\r\nTo: bob@agents.test\r\nSubject: s\r\n\r\nbody\r\n');
+    const checked = await authenticator.check(raw, { ip: '127.0.0.1', helo: 'attacker.test', sender: 'mallory@attacker.test' });
+    expect(checked.verdict.dmarc).toBe('permerror');
+    expect(checked.resultsHeader).toMatch(/; dmarc=permerror$/);
+  });
+
   it('checks the HELO name for the null sender of a bounce', async () => {
     const checked = await authenticator.check(plainMessage('MAILER-DAEMON@example.com'), { ip: '127.0.0.1', helo: 'example.com', sender: '' });
     expect(checked.verdict.spf).toBe('pass');
