@@ -58,7 +58,7 @@ function inboundPolicy(inbound: MailInbound, serviceDomain: string, options: Smt
     ...(options.dnsTimeoutMs !== undefined ? { timeoutMs: options.dnsTimeoutMs } : {}),
     ...(options.dnsCacheSeconds !== undefined ? { cacheSeconds: options.dnsCacheSeconds } : {}),
   });
-  const authenticator = new MailAuthenticator(serviceDomain, resolver);
+  const authenticator = new MailAuthenticator(serviceDomain, resolver, options.dnsTimeoutMs);
   const enforceDmarc = options.enforceDmarc === true;
   return {
     ...(credentials ? { authenticate: (user: string, pass: string) => sameSecret(user, credentials.user) && sameSecret(pass, credentials.pass) } : {}),

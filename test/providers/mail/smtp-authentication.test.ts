@@ -59,14 +59,20 @@ describe('SMTP listener: who sent each message (SPF, DKIM, DMARC)', () => {
   });
 
   it('with enforceDmarc refuses at the end of DATA with 550 5.7.1 a message failing a p=reject domain, and stores nothing', async () => {
-    const { port, bob } = await setUp({ enforceDmarc: true });
+    const { port, bob, dns } = await setUp({ enforceDmarc: true });
     const refused = await deliver(port, 'mallory@attacker.test', plainMessage('boss@example.com')).catch((error: { responseCode?: number; response?: string }) => error);
     expect(refused).toMatchObject({ responseCode: 550 });
     expect((refused as { response: string }).response).toMatch(/^550 5\.7\.1 /);
     expect((await bob.email.list()).messages).toEqual([]);
-    // A message that passes is still taken.
+    // A message that passes is still taken, and so is a failing one whose domain asks only for quarantine.
     await deliver(port, 'boss@example.com', await signed(plainMessage('boss@example.com')));
-    expect((await bob.email.list()).messages).toHaveLength(1);
+    dns.zone['quarantine.example'] = { TXT: ['v=spf1 -all'] };
+    dns.zone['_dmarc.quarantine.example'] = { TXT: ['v=DMARC1; p=quarantine'] };
+    await deliver(port, 'mallory@attacker.test', plainMessage('ceo@quarantine.example'));
+    const kept = await newest(bob);
+    expect(kept.from).toBe('ceo@quarantine.example');
+    expect(kept.authentication?.dmarc).toBe('fail');
+    expect((await bob.email.list()).messages).toHaveLength(2);
   });
 
   it('never keeps an Authentication-Results header with its own authserv-id from the sender, and keeps other hosts\' ones', async () => {

@@ -143,6 +143,11 @@ describe('STARTTLS on the SMTP listener, with nodemailer', () => {
     await dns?.close();
   });
 
+  it('refuses requireTls without a certificate when it starts listening', async () => {
+    runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0, requireTls: true } } });
+    await expect(runtime.listen()).rejects.toThrow(/requireTls needs tls/);
+  });
+
   it('delivers over STARTTLS, and under requireTls refuses a client that will not use it', async () => {
     dns = await startDnsServer({});
     runtime = await createRuntime({ seed: 1, email: { smtp: { port: 0, tls: TLS, requireTls: true, dnsServer: dns.address } } });

@@ -2,8 +2,11 @@ import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
-/** How mailauth asks DNS: a name and a record type, answered as Node's `dns.resolve` answers. */
-export type DnsResolver = (name: string, type: string) => Promise<unknown>;
+/**
+ * How mailauth asks DNS: a name and a record type, answered as Node's `dns.resolve` answers; with
+ * `deadlineMs` (a `performance.now()` time) the caller waits no longer than that.
+ */
+export type DnsResolver = (name: string, type: string, deadlineMs?: number) => Promise<unknown>;
 
 /** Where and how long to ask. */
 export interface DnsResolverOptions {
@@ -54,36 +57,59 @@ export function checkDnsServer(server: string): string {
  * than "no such record" are never reused.
  */
 export function dnsResolver(options: DnsResolverOptions = {}): DnsResolver {
-  const lookup = uncachedResolver(options);
+  const timeoutMs = options.timeoutMs ?? DNS_TIMEOUT_MS;
+  const query = uncachedQuery(options.server, timeoutMs);
   const keepMs = (options.cacheSeconds ?? DNS_CACHE_SECONDS) * 1000;
-  if (keepMs <= 0) return lookup;
-  const cache = new Map<string, { expiresMs: number; answer: Promise<unknown> }>();
-  return (name, type) => {
+  if (keepMs <= 0) return (name, type, deadlineMs) => bounded(query(name, type), name, type, timeoutMs, deadlineMs);
+  const cache = new Map<string, { expiresMs: number; answer: Promise<unknown>; settled: boolean }>();
+  return (name, type, deadlineMs) => {
     const key = `${type} ${name.toLowerCase()}`;
     const nowMs = performance.now();
     const hit = cache.get(key);
-    if (hit && hit.expiresMs > nowMs) return hit.answer;
+    if (hit && hit.expiresMs > nowMs) return hit.settled ? hit.answer : bounded(hit.answer, name, type, timeoutMs, deadlineMs);
     if (hit) cache.delete(key);
-    const entry = { expiresMs: nowMs + keepMs, answer: lookup(name, type) };
-    entry.answer.catch((error: NodeJS.ErrnoException) => {
-      if (!NO_RECORD.has(error.code ?? '') && cache.get(key) === entry) cache.delete(key);
-    });
+    const entry = { expiresMs: nowMs + keepMs, answer: query(name, type), settled: false };
+    entry.answer.then(
+      () => (entry.settled = true),
+      (error: NodeJS.ErrnoException) => {
+        entry.settled = true;
+        if (!NO_RECORD.has(error.code ?? '') && cache.get(key) === entry) cache.delete(key);
+      },
+    );
     cache.set(key, entry);
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-    return entry.answer;
+    return bounded(entry.answer, name, type, timeoutMs, deadlineMs);
   };
 }
 
-/** The resolver without a cache: every question goes to the server. */
-function uncachedResolver(options: DnsResolverOptions): DnsResolver {
-  const timeoutMs = options.timeoutMs ?? DNS_TIMEOUT_MS;
+/** The error of a lookup that took too long, as c-ares names it. */
+function timedOut(name: string, type: string, ms: number): Error {
+  return Object.assign(new Error(`DNS lookup of ${name} ${type} took over ${Math.round(ms)} ms`), { code: 'ETIMEOUT' });
+}
+
+/** `answer`, or ETIMEOUT once the caller's deadline passes when it comes before the lookup's own limit. */
+function bounded(answer: Promise<unknown>, name: string, type: string, timeoutMs: number, deadlineMs: number | undefined): Promise<unknown> {
+  if (deadlineMs === undefined) return answer;
+  const leftMs = deadlineMs - performance.now();
+  if (leftMs >= timeoutMs) return answer;
+  // Timers count whole milliseconds: under one left is none left, and a wait is rounded up.
+  if (leftMs < 1) return Promise.reject(timedOut(name, type, 0));
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut(name, type, leftMs)), Math.ceil(leftMs));
+  });
+  return Promise.race([answer, limit]).finally(() => clearTimeout(timer));
+}
+
+/** Questions to the server, each failing with ETIMEOUT after `timeoutMs`. */
+function uncachedQuery(server: string | undefined, timeoutMs: number): (name: string, type: string) => Promise<unknown> {
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  if (options.server !== undefined) resolver.setServers([checkDnsServer(options.server)]);
+  if (server !== undefined) resolver.setServers([checkDnsServer(server)]);
   return (name, type) => {
     let timer: NodeJS.Timeout | undefined;
     // c-ares' own timeout grows between retries to other servers; this bounds the whole lookup.
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`DNS lookup of ${name} ${type} took over ${timeoutMs} ms`), { code: 'ETIMEOUT' })), timeoutMs);
+      timer = setTimeout(() => reject(timedOut(name, type, timeoutMs)), timeoutMs);
     });
     return Promise.race([resolver.resolve(name, type), limit]).finally(() => clearTimeout(timer));
   };

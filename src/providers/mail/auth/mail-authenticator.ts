@@ -6,7 +6,8 @@ import { spf } from 'mailauth/lib/spf/index.js';
 import { evaluateDmarc } from 'mailauth/lib/dmarc/index.js';
 import type { InboundAuthentication } from '../../../core/email/authentication.js';
 import type { AuthResult, MessageAuthentication } from '../../../core/email/email.schema.js';
-import type { DnsResolver } from './dns-resolver.js';
+import { DNS_TIMEOUT_MS, type DnsResolver } from './dns-resolver.js';
+import { performance } from 'node:perf_hooks';
 import { unsignedAuthors } from './unsigned-authors.js';
 import { formatAuthHeaderRow } from 'mailauth/lib/tools.js';
 
@@ -55,9 +56,15 @@ const oneLine = (text: string) => text.replace(/\r?\n[ \t]*/g, ' ').trim();
  * delivery. The `Authentication-Results` header (RFC 8601) names `authservId`, the service domain.
  */
 export class MailAuthenticator {
+  /**
+   * @param limitMs how long the DNS lookups of one message may take in all: past it every lookup
+   * left reads temperror, so an unreachable resolver holds a message this long, not this long per
+   * lookup (default 5 s, the limit of one lookup)
+   */
   constructor(
     private readonly authservId: string,
     private readonly resolver: DnsResolver,
+    private readonly limitMs = DNS_TIMEOUT_MS,
   ) {}
 
   /** The verdict on `raw` as received from the client of `facts`; never throws. */
@@ -76,15 +83,19 @@ export class MailAuthenticator {
   }
 
   private async evaluate(raw: Buffer, facts: ConnectionFacts): Promise<CheckedMessage> {
-    const resolver = this.resolver as never;
-    // Strict: a body that no longer matches its hash reads fail (RFC 6376 §6.1.3, RFC 8601), not
-    // mailauth's lenient neutral, and rsa-sha1 (RFC 8301) or a malformed signature never passes.
+    const deadlineMs = performance.now() + this.limitMs;
+    const resolver = ((name: string, type: string) => this.resolver(name, type, deadlineMs)) as never;
     const authors = unsignedAuthors(raw);
-    const dkim = authors ? { ...authors, results: [] } : await dkimVerify(raw, { resolver, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) });
     const helo = isIP(facts.helo) ? `[${facts.helo}]` : facts.helo || (isIP(facts.ip) ? `[${facts.ip}]` : facts.ip);
-    const spfResult = await spf({ ip: facts.ip, helo, mta: this.authservId, resolver, ...(facts.sender ? { sender: facts.sender } : {}) });
+    // SPF and DKIM wait on DNS independently; DMARC needs both. DKIM is verified strictly: a body
+    // that no longer matches its hash reads fail (RFC 6376 §6.1.3, RFC 8601), not mailauth's
+    // lenient neutral, and rsa-sha1 (RFC 8301) or a malformed signature never passes.
+    const [dkim, spfResult] = await Promise.all([
+      authors ? { ...authors, results: [] } : dkimVerify(raw, { resolver, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) }),
+      spf({ ip: facts.ip, helo, mta: this.authservId, resolver, ...(facts.sender ? { sender: facts.sender } : {}) }),
+    ]);
     const signatures = dkim.results.filter((row) => row.signingDomain);
-    const { response: dmarc } = await evaluateDmarc({
+    const { response: dmarc, reason } = await evaluateDmarc({
       headerFrom: dkim.headerFrom,
       fromFields: dkim.fromFields,
       spfDomains: spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [],
@@ -101,12 +112,13 @@ export class MailAuthenticator {
     const verdict: MessageAuthentication = {
       spf: resultOf(spfResult.status.result),
       dkim: signatures.map((row) => ({ domain: String(row.signingDomain).toLowerCase(), selector: String(row.selector ?? ''), result: resultOf(row.status.result) })),
-      dmarc: dmarc ? resultOf(dmarc.status.result) : 'none',
+      // Several From domains cannot be validated (RFC 9989 §5.3.1): a way to dodge DMARC, so not "none".
+      dmarc: dmarc ? resultOf(dmarc.status.result) : reason === undefined || reason === 'no-author-domain' ? 'none' : 'permerror',
       from_domain: String(dmarc ? dmarc.status.header?.from ?? '' : domainOf(dkim.headerFrom[0])).toLowerCase(),
     };
     // SPF's comment ("domain of ... designates ... as permitted sender") is left out: the header is
     // kept with every message, and its result and identities say the same.
-    const infos = [...(signatures.length > 0 ? signatures.map((row) => row.info) : ['dkim=none']), formatAuthHeaderRow('spf', { ...spfResult.status, comment: false }), ...(dmarc ? [dmarc.info] : ['dmarc=none'])];
+    const infos = [...(signatures.length > 0 ? signatures.map((row) => row.info) : ['dkim=none']), formatAuthHeaderRow('spf', { ...spfResult.status, comment: false }), ...(dmarc ? [dmarc.info] : [`dmarc=${verdict.dmarc}`])];
     return {
       verdict,
       resultsHeader: `${this.authservId}; ${infos.map(oneLine).join('; ')}`,
