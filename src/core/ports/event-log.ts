@@ -27,8 +27,12 @@ export type LoggedEvent<T extends LoggedEventType> = Omit<ServiceEvent, 'type' |
  * so an event exists exactly when its change does.
  */
 export interface EventLog {
-  /** Appends an event in the caller's transaction; answers it with its sequence number. */
-  append(tx: StoreTransaction, event: NewEvent): Promise<ServiceEvent>;
+  /**
+   * Appends an event in the caller's transaction. Its sequence number is drawn at once on stores
+   * that run alone, and just before the commit on a shared store (so that numbers follow commit
+   * order without holding a lock for the whole transaction).
+   */
+  append(tx: StoreTransaction, event: NewEvent): Promise<void>;
   /** Events with `seq` greater than `after`, oldest first, at most `limit`. */
   after(after: number, limit: number): Promise<ServiceEvent[]>;
   /** Registers a listener called after commit for each new event (webhooks, streams). */

@@ -70,6 +70,13 @@ export interface StoreTransaction extends StoreView {
    * derived from it, such as armed timers); dropped if it rolls back.
    */
   afterApply(callback: () => void): void;
+  /**
+   * Present on stores that run transactions concurrently (PostgreSQL): runs `work` as the last
+   * step of this transaction's durable unit, just before its COMMIT, so a lock it takes is held
+   * only for that moment (the event log numbers its events there, in commit order). Stores that
+   * run one transaction at a time leave it out; their callers do the work at once.
+   */
+  beforeCommit?(work: (tx: StoreTransaction) => Promise<void>): void;
 }
 
 /** The whole store as plain JSON, for snapshots and persistence. */

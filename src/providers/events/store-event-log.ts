@@ -44,8 +44,16 @@ export class StoreEventLog implements EventLog {
     }
   }
 
-  async append(tx: StoreTransaction, event: NewEvent): Promise<ServiceEvent> {
+  async append(tx: StoreTransaction, event: NewEvent): Promise<void> {
     const now = this.clock.now();
+    // A shared store numbers the events just before the commit: the order lock is then held for
+    // that moment only, not for the rest of the transaction.
+    if (tx.beforeCommit) tx.beforeCommit((last) => this.write(last, event, now));
+    else await this.write(tx, event, now);
+  }
+
+  /** Numbers the event, stores it, runs the append hooks and arranges its delivery to listeners. */
+  private async write(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
     // Appends take turns until their transaction ends, so sequence numbers follow commit order:
     // a reader that saw N never later sees a smaller one (a no-op on stores that run alone).
     await tx.lock(EVENTS, [ORDER_LOCK]);
@@ -59,7 +67,6 @@ export class StoreEventLog implements EventLog {
         for (const listener of this.listeners) listener(entry);
       });
     }
-    return entry;
   }
 
   /**

@@ -20,7 +20,11 @@ const BOOKKEEPING = new Set([FAULTS, EVENTS]);
 /** A transaction that notes whether it wrote any of the request's own state. */
 class NotingTransaction implements StoreTransaction {
   wrote = false;
-  constructor(private readonly inner: StoreTransaction) {}
+  beforeCommit?: (work: (tx: StoreTransaction) => Promise<void>) => void;
+  constructor(private readonly inner: StoreTransaction) {
+    const later = inner.beforeCommit?.bind(inner);
+    if (later) this.beforeCommit = later;
+  }
   get<T>(collection: string, id: string): Promise<T | undefined> {
     return this.inner.get<T>(collection, id);
   }

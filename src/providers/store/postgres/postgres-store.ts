@@ -40,6 +40,8 @@ interface Unit {
   doomed: { error: unknown } | undefined;
   applied: Array<() => void>;
   after: Array<() => void>;
+  /** Work to run as the unit's last transactions, just before its COMMIT. */
+  beforeCommit: Array<(tx: StoreTransaction) => Promise<void>>;
   outside: Array<() => Promise<unknown>>;
 }
 
@@ -174,6 +176,7 @@ export class PostgresStore implements Store {
     const savepoint = db.savepoint();
     const applied: Array<() => void> = [];
     const after: Array<() => void> = [];
+    const beforeCommit: Array<(tx: StoreTransaction) => Promise<void>> = [];
     let live = true;
     const usable = () => {
       if (!live) throw new Error('store transaction handle used outside its transaction');
@@ -190,12 +193,14 @@ export class PostgresStore implements Store {
       lock: (collection, ids) => (usable(), db.lock(collection, ids)),
       afterCommit: (callback) => void (usable(), after.push(callback)),
       afterApply: (callback) => void (usable(), applied.push(callback)),
+      beforeCommit: (work) => void (usable(), beforeCommit.push(work)),
     };
     try {
       const result = await this.inTransaction.run(true, fn, tx);
       db.release(savepoint);
       unit.applied.push(...applied);
       unit.after.push(...after);
+      unit.beforeCommit.push(...beforeCommit);
       return result;
     } catch (error) {
       if (isRetryable(error) || isUnreachable(error)) {
@@ -224,7 +229,7 @@ export class PostgresStore implements Store {
     if (entered) await entered;
     try {
       for (let attempt = 1; ; attempt++) {
-        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], outside: [] };
+        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], beforeCommit: [], outside: [] };
         let outcome: { ok: true; value: T } | { ok: false; error: unknown };
         try {
           const value = await this.units.run(unit, async () => {
@@ -235,6 +240,20 @@ export class PostgresStore implements Store {
           outcome = { ok: true, value };
         } catch (error) {
           outcome = { ok: false, error };
+        }
+        // The work kept for the end (numbering events), whatever `work` answered: what it applied
+        // commits, and its events with it. A step that fails fails the whole unit.
+        try {
+          await this.units.run(unit, async () => {
+            while (unit.beforeCommit.length > 0 && !unit.doomed) {
+              const steps = unit.beforeCommit.splice(0);
+              await this.transaction(async (tx) => {
+                for (const step of steps) await step(tx);
+              });
+            }
+          });
+        } catch (error) {
+          unit.doomed ??= { error };
         }
         await unit.turn;
         unit.open = false;
