@@ -12,6 +12,8 @@ import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { BrowserConfig } from './browser-config.js';
+import { BrowserOwners } from './browser-owners.js';
+import { BrowserPeers, type PeerCall } from './browser-peers.js';
 import { devtoolsPath, wsBaseOf } from './devtools-path.js';
 import type { BrowserScreenshot, BrowserSession, BrowserSessionList, BrowserSessionsQuery, CreateBrowserSessionBody, TerminatedReason } from './browser.schema.js';
 
@@ -20,6 +22,8 @@ const SESSIONS = 'browser_sessions';
 export const IDLE_JOB = 'browser.idle';
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 const SECRET_LENGTH = 32;
+/** Service time after which an idle check asks again an owner it could not reach. */
+const REMOTE_IDLE_RETRY_MS = 60_000;
 
 /** A session as stored. Live browsers are never stored: a restored world has none. */
 interface StoredSession {
@@ -35,6 +39,9 @@ interface StoredSession {
   terminated_at: string | null;
   terminated_reason: TerminatedReason | null;
   job_id: string | null;
+  /** In a world several processes serve: the process running the browser, and its advertised URL. */
+  owner_id?: string;
+  owner_url?: string;
 }
 
 /** A session whose browser runs (or is starting) in this process. */
@@ -56,6 +63,8 @@ export type DevtoolsVerdict = { kind: 'accept'; instance: BrowserInstance } | { 
 @injectable()
 export class BrowserSessions {
   private readonly live = new Map<string, LiveSession>();
+  /** Present when other processes serve the same world: quotas, forwarding and lost owners. */
+  private readonly owners: BrowserOwners | undefined;
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -67,7 +76,13 @@ export class BrowserSessions {
     @inject(IdentityService) private readonly identity: IdentityService,
     @inject(BrowserConfig) private readonly config: BrowserConfig,
     @inject(Browser) private readonly browser: Browser,
-  ) {}
+    @inject(BrowserPeers) peers: BrowserPeers,
+  ) {
+    const self = peers.self;
+    if (store.shared && self) {
+      this.owners = new BrowserOwners(store, store.shared, self, peers, (tx, sessionId) => this.markTerminated(tx, sessionId, 'lost', undefined));
+    }
+  }
 
   /** Which provider runs the browsers. */
   get provider(): Browser['kind'] {
@@ -81,7 +96,7 @@ export class BrowserSessions {
    */
   async create(agentId: string, body: CreateBrowserSessionBody): Promise<BrowserSession> {
     await this.identity.agent(agentId);
-    this.checkLimits(agentId);
+    this.checkLimits(agentId, this.owners === undefined);
     const now = this.clock.now();
     const idleMs = this.config.idleSeconds * 1000;
     const session: StoredSession = {
@@ -96,20 +111,29 @@ export class BrowserSessions {
       terminated_at: null,
       terminated_reason: null,
       job_id: null,
+      ...(this.owners ? { owner_id: this.owners.self.id, owner_url: this.owners.self.url() } : {}),
     };
     // The slot is taken before the browser starts, so concurrent creates cannot pass the limit.
     const live: LiveSession = { agentId, instance: null, lastActivityMs: now };
     this.live.set(session.session_id, live);
     let instance: BrowserInstance;
+    let reserved = false;
     try {
+      // Shared world: the agent's open sessions are counted across processes, in the store.
+      if (this.owners) {
+        reserved = await this.owners.reserve(agentId, session.session_id, this.config.maxSessionsPerAgent);
+        if (!reserved) throw await this.agentLimited(agentId);
+      }
       instance = await this.browser.launch({ sessionId: session.session_id, viewport: session.viewport, url: session.url, navigationTimeoutMs: this.config.navigationTimeoutMs });
     } catch (error) {
       this.live.delete(session.session_id);
+      if (reserved) await this.owners?.releaseNow(session.session_id).catch(() => undefined);
       throw error;
     }
     if (this.live.get(session.session_id) !== live) {
       // The runtime stopped or its world was restored while the browser started.
       await instance.close();
+      await this.owners?.releaseNow(session.session_id).catch(() => undefined);
       throw new Error('the runtime stopped while the browser session was starting');
     }
     live.instance = instance;
@@ -122,6 +146,7 @@ export class BrowserSessions {
     } catch (error) {
       this.live.delete(session.session_id);
       await instance.close();
+      await this.owners?.releaseNow(session.session_id).catch(() => undefined);
       throw error;
     }
     instance.onExit(() => void this.terminate(session.session_id, 'crashed').catch(() => undefined));
@@ -137,24 +162,37 @@ export class BrowserSessions {
   }
 
   /** One session of the calling agent; reading an open session is activity. @throws ApiError 404 not_found */
-  async get(agentId: string, sessionId: string): Promise<BrowserSession> {
-    const session = await this.owned(agentId, sessionId);
+  async get(agentId: string, sessionId: string, local = false): Promise<BrowserSession> {
+    let session = await this.owned(agentId, sessionId);
+    if (!local && this.isRemote(session)) {
+      const forwarded = await this.owners!.forward(session, { op: 'show', session_id: sessionId, agent_id: agentId, at_ms: this.clock.now() });
+      if (forwarded.kind === 'answered') return forwarded.body as BrowserSession;
+      session = await this.owned(agentId, sessionId);
+    }
     this.touch(sessionId);
     return this.toWire(session);
   }
 
   /** Ends a session (a terminated one stays as it is). @throws ApiError 404 not_found */
-  async delete(agentId: string, sessionId: string): Promise<void> {
-    await this.owned(agentId, sessionId);
+  async delete(agentId: string, sessionId: string, local = false): Promise<void> {
+    const session = await this.owned(agentId, sessionId);
+    // An owner found gone has had its sessions ended (`lost`): nothing is left to close.
+    if (!local && this.isRemote(session)) return void (await this.owners!.forward(session, { op: 'delete', session_id: sessionId, agent_id: agentId, at_ms: this.clock.now() }));
     await this.terminate(sessionId, 'closed');
   }
 
   /**
    * A PNG of the session's viewport.
-   * @throws ApiError 404 not_found (also when terminated), 409 conflict (a client closed every page)
+   * @throws ApiError 404 not_found (also when terminated), 409 conflict (a client closed every page),
+   *   503 unavailable (the process running the session lives but cannot be reached)
    */
-  async screenshot(agentId: string, sessionId: string): Promise<BrowserScreenshot> {
+  async screenshot(agentId: string, sessionId: string, local = false): Promise<BrowserScreenshot> {
     const session = await this.owned(agentId, sessionId);
+    if (!local && this.isRemote(session)) {
+      const forwarded = await this.owners!.forward(session, { op: 'screenshot', session_id: sessionId, agent_id: agentId, at_ms: this.clock.now() });
+      if (forwarded.kind === 'answered') return forwarded.body as BrowserScreenshot;
+      throw notFound('browser session');
+    }
     const instance = this.live.get(sessionId)?.instance;
     if (session.status !== 'open' || !instance) throw notFound('browser session');
     this.touch(sessionId);
@@ -215,35 +253,118 @@ export class BrowserSessions {
   /** Notes activity on an open session (in memory only). */
   touch(sessionId: string): void {
     const live = this.live.get(sessionId);
-    if (live) live.lastActivityMs = this.clock.now();
+    // Never backwards: a forwarded call may have noted the (later) time of the process it came through.
+    if (live) live.lastActivityMs = Math.max(live.lastActivityMs, this.clock.now());
   }
 
   /** Runs the idle job: ends the session when it has been idle long enough, else re-arms the job. */
   async idleCheck(job: Job): Promise<void> {
     const sessionId = String(job.data.session_id);
+    let remoteActivity: number | undefined;
+    if (this.owners) {
+      const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
+      if (!session || session.job_id !== job.id) return;
+      if (this.isRemote(session)) {
+        // Only the owner knows the latest activity: it is asked (a read there, no write, so the
+        // job's locks held here meanwhile cannot wait on it).
+        const asked = await this.askActivity(session);
+        if (asked.kind === 'gone') return;
+        if (asked.kind === 'unreachable') return this.rearm(sessionId, job.id, this.clock.now() + REMOTE_IDLE_RETRY_MS);
+        remoteActivity = asked.lastActivityMs;
+      }
+    }
     const live = this.live.get(sessionId);
     const idleMs = this.config.idleSeconds * 1000;
     const now = this.clock.now();
     const outcome = await this.store.transaction(async (tx) => {
       const session = await tx.get<StoredSession>(SESSIONS, sessionId);
       if (!session || session.status !== 'open' || session.job_id !== job.id) return 'nothing';
-      if (!live) return 'restart';
-      const lastActivity = Math.max(live.lastActivityMs, session.last_activity_ms);
+      if (!live && remoteActivity === undefined) return this.owners ? 'lost' : 'restart';
+      const lastActivity = Math.max(live?.lastActivityMs ?? 0, remoteActivity ?? 0, session.last_activity_ms);
       if (lastActivity + idleMs <= now) return 'idle';
       const jobId = await this.scheduler.schedule(tx, lastActivity + idleMs, IDLE_JOB, { session_id: sessionId });
       await tx.update(SESSIONS, sessionId, { ...session, last_activity_ms: lastActivity, job_id: jobId });
       return 'rearmed';
     });
-    if (outcome === 'idle' || outcome === 'restart') await this.terminate(sessionId, outcome);
+    if (outcome === 'rearmed' || outcome === 'nothing') return;
+    await this.terminate(sessionId, outcome, remoteActivity);
+    if (remoteActivity !== undefined) {
+      // The owner stops the browser once the ending is durable (its sweep would, later).
+      const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
+      const stop = () => this.owners!.forward(session!, { op: 'delete', session_id: sessionId, agent_id: session!.agent_id }).then(() => undefined, () => undefined);
+      if (session) await (this.store.outside(stop) ?? stop());
+    }
+  }
+
+  /** The owner's latest activity on a session, or word that it is gone (the session ended `lost`) or cannot be reached. */
+  private async askActivity(session: StoredSession): Promise<{ kind: 'seen'; lastActivityMs: number } | { kind: 'gone' } | { kind: 'unreachable' }> {
+    try {
+      const forwarded = await this.owners!.forward(session, { op: 'activity', session_id: session.session_id, agent_id: session.agent_id });
+      if (forwarded.kind === 'gone') return forwarded;
+      const seen = (forwarded.body as { last_activity_ms?: unknown }).last_activity_ms;
+      // The owner runs no browser for it (its world was restored under it): lost.
+      if (typeof seen !== 'number') {
+        await this.terminate(session.session_id, 'lost');
+        return { kind: 'gone' };
+      }
+      return { kind: 'seen', lastActivityMs: seen };
+    } catch {
+      return { kind: 'unreachable' };
+    }
+  }
+
+  /** Moves the session's idle job to `atMs` (when its owner could not be asked now). */
+  private async rearm(sessionId: string, jobId: string, atMs: number): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const session = await tx.get<StoredSession>(SESSIONS, sessionId);
+      if (!session || session.status !== 'open' || session.job_id !== jobId) return;
+      await tx.update(SESSIONS, sessionId, { ...session, job_id: await this.scheduler.schedule(tx, atMs, IDLE_JOB, { session_id: sessionId }) });
+    });
+  }
+
+  /**
+   * Answers a call another process forwarded to this one, the owner of the session. `at_ms` is
+   * the caller's service time: activity is noted no earlier (this clock may lag behind it).
+   * @throws ApiError as the same call made here would
+   */
+  async answerPeer(call: PeerCall): Promise<unknown> {
+    const live = this.live.get(call.session_id);
+    if (call.op === 'activity') return { last_activity_ms: live?.instance ? live.lastActivityMs : null };
+    if (live && call.at_ms !== undefined) live.lastActivityMs = Math.max(live.lastActivityMs, call.at_ms);
+    if (call.op === 'show') return this.get(call.agent_id, call.session_id, true);
+    if (call.op === 'screenshot') return this.screenshot(call.agent_id, call.session_id, true);
+    await this.delete(call.agent_id, call.session_id, true);
+    return {};
+  }
+
+  /**
+   * In a world several processes serve (run every few seconds): ends with `lost` the sessions of
+   * processes that are gone, ends those of this process that have no browser here any more, and
+   * stops browsers here whose session was ended elsewhere. Does nothing in a one-process world.
+   */
+  async sweep(): Promise<void> {
+    if (!this.owners) return;
+    const mine = await this.owners.sweep();
+    for (const slot of mine) {
+      if (!this.live.has(slot.session_id)) await this.terminate(slot.session_id, 'lost');
+    }
+    for (const [sessionId, live] of [...this.live]) {
+      if (!live.instance) continue;
+      const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
+      if (session?.status === 'terminated' && this.live.get(sessionId) === live) {
+        this.live.delete(sessionId);
+        await live.instance.close().catch(() => undefined);
+      }
+    }
   }
 
   /**
    * Ends an open session for `reason`: the record becomes terminated with
    * `browser.session.terminated`, then its browser is stopped. Ending an ended session does nothing.
    */
-  async terminate(sessionId: string, reason: TerminatedReason): Promise<void> {
+  async terminate(sessionId: string, reason: TerminatedReason, activityMs?: number): Promise<void> {
     const live = this.live.get(sessionId);
-    await this.store.transaction((tx) => this.markTerminated(tx, sessionId, reason, live));
+    await this.store.transaction((tx) => this.markTerminated(tx, sessionId, reason, live?.lastActivityMs ?? activityMs));
     this.live.delete(sessionId);
     await live?.instance?.close();
   }
@@ -251,6 +372,7 @@ export class BrowserSessions {
   /** Stops every browser of this process without writing (a restarted world marks them `restart`). */
   async stopAll(): Promise<void> {
     await Promise.all([this.stopInstances(), this.browser.shutdown?.().catch(() => undefined)]);
+    await this.owners?.stop();
   }
 
   private async stopInstances(): Promise<void> {
@@ -265,6 +387,13 @@ export class BrowserSessions {
    */
   async restored(): Promise<void> {
     const stopping = this.stopInstances();
+    if (this.owners) {
+      // Other processes may run browsers of this world: only the sessions of gone processes end (`lost`).
+      await stopping;
+      // A failed sweep is retried by the next one (the runtime runs them every few seconds).
+      await this.sweep().catch(() => undefined);
+      return;
+    }
     // A restore sets the restored clock and re-arms jobs right after this hook returns: record
     // the terminations after that, at the restored world's time (inside a restore the
     // transaction also waits for the restore's exclusive work to end).
@@ -282,14 +411,15 @@ export class BrowserSessions {
     return this.live.size;
   }
 
-  private async markTerminated(tx: StoreTransaction, sessionId: string, reason: TerminatedReason, live: LiveSession | undefined): Promise<void> {
+  private async markTerminated(tx: StoreTransaction, sessionId: string, reason: TerminatedReason, lastActivityMs: number | undefined): Promise<void> {
     const session = await tx.get<StoredSession>(SESSIONS, sessionId);
     if (!session || session.status !== 'open') return;
+    if (this.owners) await this.owners.release(tx, sessionId);
     if (session.job_id) await this.scheduler.cancel(tx, session.job_id);
     const next: StoredSession = {
       ...session,
       status: 'terminated',
-      last_activity_ms: Math.max(session.last_activity_ms, live?.lastActivityMs ?? 0),
+      last_activity_ms: Math.max(session.last_activity_ms, lastActivityMs ?? 0),
       terminated_at: toIso(this.clock.now()),
       terminated_reason: reason,
       job_id: null,
@@ -298,18 +428,34 @@ export class BrowserSessions {
     await this.events.append(tx, { type: 'browser.session.terminated', agent_id: session.agent_id, data: this.toWire(next) });
   }
 
-  /** @throws ApiError 429 rate_limited */
-  private checkLimits(agentId: string): void {
+  /**
+   * The limits this process counts: open sessions of the agent (unless the store counts them
+   * across processes) and of this process.
+   * @throws ApiError 429 rate_limited
+   */
+  private checkLimits(agentId: string, perAgent: boolean): void {
     const mine = [...this.live.values()].filter((live) => live.agentId === agentId);
-    if (mine.length >= this.config.maxSessionsPerAgent) {
-      throw this.limited(mine, `an agent may hold at most ${this.config.maxSessionsPerAgent} open browser sessions; delete one first`);
-    }
-    if (this.live.size >= this.config.maxSessions) throw this.limited([...this.live.values()], 'the service runs as many browser sessions as it may; try again later');
+    if (perAgent && mine.length >= this.config.maxSessionsPerAgent) throw this.limited(mine.map((live) => live.lastActivityMs), this.agentLimitMessage());
+    if (this.live.size >= this.config.maxSessions) throw this.limited([...this.live.values()].map((live) => live.lastActivityMs), 'the service runs as many browser sessions as it may; try again later');
   }
 
-  private limited(holding: LiveSession[], message: string): ApiError {
+  /** The per-agent limit, counted across processes: Retry-After from the last activity the store knows. */
+  private async agentLimited(agentId: string): Promise<ApiError> {
+    const activity: number[] = [];
+    for (const sessionId of await this.owners!.holding(agentId, this.config.maxSessionsPerAgent)) {
+      const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
+      activity.push(Math.max(session?.last_activity_ms ?? 0, this.live.get(sessionId)?.lastActivityMs ?? 0) || this.clock.now());
+    }
+    return this.limited(activity.length > 0 ? activity : [this.clock.now()], this.agentLimitMessage());
+  }
+
+  private agentLimitMessage(): string {
+    return `an agent may hold at most ${this.config.maxSessionsPerAgent} open browser sessions; delete one first`;
+  }
+
+  private limited(lastActivity: number[], message: string): ApiError {
     const idleMs = this.config.idleSeconds * 1000;
-    const soonest = Math.min(...holding.map((live) => live.lastActivityMs + idleMs));
+    const soonest = Math.min(...lastActivity.map((last) => last + idleMs));
     const seconds = Math.max(1, Math.ceil((soonest - this.clock.now()) / 1000));
     return new ApiError('rate_limited', message, undefined, { 'Retry-After': String(seconds) });
   }
@@ -321,12 +467,17 @@ export class BrowserSessions {
     return session;
   }
 
+  /** An open session whose browser runs in another process. */
+  private isRemote(session: StoredSession): boolean {
+    return session.status === 'open' && this.owners !== undefined && this.owners.isRemote(session);
+  }
+
   private toWire(session: StoredSession): BrowserSession {
     const live = session.status === 'open' ? this.live.get(session.session_id) : undefined;
     const lastActivity = Math.max(session.last_activity_ms, live?.lastActivityMs ?? 0);
     return {
       session_id: session.session_id,
-      ws_endpoint: `${wsBaseOf(this.urls.baseUrl)}${devtoolsPath(session.session_id, session.secret)}`,
+      ws_endpoint: `${wsBaseOf(session.owner_url ?? this.urls.baseUrl)}${devtoolsPath(session.session_id, session.secret)}`,
       status: session.status,
       created_at: session.created_at,
       expires_at: toIso(lastActivity + this.config.idleSeconds * 1000),
