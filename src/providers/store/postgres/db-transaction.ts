@@ -85,7 +85,7 @@ export class DbTransaction {
   async get<T>(collection: string, id: string): Promise<T | undefined> {
     const [row] = await this.send({ text: `SELECT record, version FROM ${RECORDS} WHERE collection = $1 AND id = $2`, params: [collection, id] });
     if (!row) return undefined;
-    this.versions.set(keyOf(collection, id), row.version as number);
+    this.remember(collection, id, row.version as number);
     return JSON.parse(row.record as string) as T;
   }
 
@@ -111,7 +111,7 @@ export class DbTransaction {
     const items: Positioned<T>[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const row = rows[i]!;
-      this.versions.set(keyOf(collection, row.id as string), row.version as number);
+      this.remember(collection, row.id as string, row.version as number);
       items[i] = { record: JSON.parse(row.record as string) as T, position: Number(row.position) };
     }
     return { items, hasMore };
@@ -120,7 +120,7 @@ export class DbTransaction {
   async all<T>(collection: string): Promise<T[]> {
     const rows = await this.send({ text: `SELECT id, record, version FROM ${RECORDS} WHERE collection = $1 ORDER BY position`, params: [collection] });
     return rows.map((row) => {
-      this.versions.set(keyOf(collection, row.id as string), row.version as number);
+      this.remember(collection, row.id as string, row.version as number);
       return JSON.parse(row.record as string) as T;
     });
   }
@@ -139,6 +139,16 @@ export class DbTransaction {
     // The name is one Sequences made (letters, digits, underscores): safe as an identifier.
     const [row] = await this.send({ text: `SELECT last_value, is_called FROM ${sequence}`, params: [] });
     return row!.is_called ? Number(row!.last_value) : Number(row!.last_value) - 1;
+  }
+
+  /**
+   * Notes the version a read saw. The first read of a record counts: at READ COMMITTED a later
+   * read may see another transaction's newer commit, and checking a write against that one would
+   * let a decision made on the first read (a quota check) stand on a value that is gone.
+   */
+  private remember(collection: string, id: string, version: number): void {
+    const key = keyOf(collection, id);
+    if (!this.versions.has(key)) this.versions.set(key, version);
   }
 
   async insert(collection: string, id: string, record: unknown, partition = ''): Promise<void> {
@@ -219,6 +229,10 @@ export class DbTransaction {
   /** Sends what is queued, `extra` statements (a NOTIFY) and COMMIT; gives the connection back. */
   async commit(extra: Array<{ text: string; params: unknown[] }> = []): Promise<void> {
     try {
+      // Queued writes with a check (first updater wins) go first, on their own: sent in one
+      // pipelined batch with COMMIT, the rest of the transaction would be committed before the
+      // check saw that an update matched no row (a lost update, a quota passed).
+      if (this.pending.some((statement) => statement.check)) await this.send();
       this.pending.push(...extra);
       await this.send({ text: 'COMMIT', params: [] });
     } catch (error) {
