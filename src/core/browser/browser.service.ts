@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from '../shared/di.js';
 import { Browser, NoOpenPageError, type BrowserInstance, type CdpChannel } from '../ports/browser.js';
 import { Clock } from '../ports/clock.js';
@@ -14,35 +13,15 @@ import { IdentityService } from '../identity/identity.service.js';
 import { BrowserConfig } from './browser-config.js';
 import { BrowserOwners } from './browser-owners.js';
 import { BrowserPeers, type PeerCall } from './browser-peers.js';
-import { devtoolsPath, wsBaseOf } from './devtools-path.js';
+import { agentLimitMessage, rateLimited, sameSecret, SESSIONS, sessionWire, type StoredSession } from './session-record.js';
 import type { BrowserScreenshot, BrowserSession, BrowserSessionList, BrowserSessionsQuery, CreateBrowserSessionBody, TerminatedReason } from './browser.schema.js';
 
-const SESSIONS = 'browser_sessions';
 /** Job type of the idle check. */
 export const IDLE_JOB = 'browser.idle';
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 const SECRET_LENGTH = 32;
 /** Service time after which an idle check asks again an owner it could not reach. */
 const REMOTE_IDLE_RETRY_MS = 60_000;
-
-/** A session as stored. Live browsers are never stored: a restored world has none. */
-interface StoredSession {
-  session_id: string;
-  agent_id: string;
-  secret: string;
-  status: 'open' | 'terminated';
-  created_at: string;
-  /** Last activity the store knows of; newer activity is kept in memory until the idle job runs. */
-  last_activity_ms: number;
-  url: string | null;
-  viewport: { width: number; height: number };
-  terminated_at: string | null;
-  terminated_reason: TerminatedReason | null;
-  job_id: string | null;
-  /** In a world several processes serve: the process running the browser, and its advertised URL. */
-  owner_id?: string;
-  owner_url?: string;
-}
 
 /** A session whose browser runs (or is starting) in this process. */
 interface LiveSession {
@@ -434,30 +413,25 @@ export class BrowserSessions {
    * @throws ApiError 429 rate_limited
    */
   private checkLimits(agentId: string, perAgent: boolean): void {
+    const idleMs = this.config.idleSeconds * 1000;
     const mine = [...this.live.values()].filter((live) => live.agentId === agentId);
-    if (perAgent && mine.length >= this.config.maxSessionsPerAgent) throw this.limited(mine.map((live) => live.lastActivityMs), this.agentLimitMessage());
-    if (this.live.size >= this.config.maxSessions) throw this.limited([...this.live.values()].map((live) => live.lastActivityMs), 'the service runs as many browser sessions as it may; try again later');
+    if (perAgent && mine.length >= this.config.maxSessionsPerAgent) {
+      throw rateLimited(mine.map((live) => live.lastActivityMs), idleMs, this.clock.now(), agentLimitMessage(this.config.maxSessionsPerAgent));
+    }
+    if (this.live.size >= this.config.maxSessions) {
+      throw rateLimited([...this.live.values()].map((live) => live.lastActivityMs), idleMs, this.clock.now(), 'the service runs as many browser sessions as it may; try again later');
+    }
   }
 
   /** The per-agent limit, counted across processes: Retry-After from the last activity the store knows. */
   private async agentLimited(agentId: string): Promise<ApiError> {
+    const now = this.clock.now();
     const activity: number[] = [];
     for (const sessionId of await this.owners!.holding(agentId, this.config.maxSessionsPerAgent)) {
       const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
-      activity.push(Math.max(session?.last_activity_ms ?? 0, this.live.get(sessionId)?.lastActivityMs ?? 0) || this.clock.now());
+      activity.push(Math.max(session?.last_activity_ms ?? 0, this.live.get(sessionId)?.lastActivityMs ?? 0) || now);
     }
-    return this.limited(activity.length > 0 ? activity : [this.clock.now()], this.agentLimitMessage());
-  }
-
-  private agentLimitMessage(): string {
-    return `an agent may hold at most ${this.config.maxSessionsPerAgent} open browser sessions; delete one first`;
-  }
-
-  private limited(lastActivity: number[], message: string): ApiError {
-    const idleMs = this.config.idleSeconds * 1000;
-    const soonest = Math.min(...lastActivity.map((last) => last + idleMs));
-    const seconds = Math.max(1, Math.ceil((soonest - this.clock.now()) / 1000));
-    return new ApiError('rate_limited', message, undefined, { 'Retry-After': String(seconds) });
+    return rateLimited(activity.length > 0 ? activity : [now], this.config.idleSeconds * 1000, now, agentLimitMessage(this.config.maxSessionsPerAgent));
   }
 
   /** @throws ApiError 404 not_found */
@@ -474,24 +448,6 @@ export class BrowserSessions {
 
   private toWire(session: StoredSession): BrowserSession {
     const live = session.status === 'open' ? this.live.get(session.session_id) : undefined;
-    const lastActivity = Math.max(session.last_activity_ms, live?.lastActivityMs ?? 0);
-    return {
-      session_id: session.session_id,
-      ws_endpoint: `${wsBaseOf(session.owner_url ?? this.urls.baseUrl)}${devtoolsPath(session.session_id, session.secret)}`,
-      status: session.status,
-      created_at: session.created_at,
-      expires_at: toIso(lastActivity + this.config.idleSeconds * 1000),
-      last_activity_at: toIso(lastActivity),
-      url: session.url,
-      viewport: session.viewport,
-      terminated_at: session.terminated_at,
-      terminated_reason: session.terminated_reason,
-    };
+    return sessionWire(session, live?.lastActivityMs ?? 0, this.urls.baseUrl, this.config.idleSeconds);
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const left = Buffer.from(given);
-  const right = Buffer.from(expected);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

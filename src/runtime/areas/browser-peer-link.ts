@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { BrowserSessions } from '../../core/browser/browser.service.js';
 import { PEER_PATH, type BrowserOwnerSelf, type BrowserPeers, type PeerAddress, type PeerCall } from '../../core/browser/browser-peers.js';
+import { sameSecret } from '../../core/browser/session-record.js';
 import { ApiError, toApiError } from '../../core/shared/api-error.js';
 
 /** Real time a forwarded call may take before the owner counts as unreachable. */
@@ -44,12 +45,6 @@ export function httpPeers(advertisedUrl: () => string): BrowserPeers {
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const left = Buffer.from(given);
-  const right = Buffer.from(expected);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** Reads a forwarded call's body; undefined when it is not one. */
