@@ -16,6 +16,12 @@ const NO_LIMIT = 2 ** 31 - 2;
 
 const RECORDS = 'agent_services_records';
 
+/**
+ * The version remembered for a record a read found absent: an update checked against it never
+ * matches, so a record created by another transaction after this one saw none is a conflict.
+ */
+const ABSENT = -1;
+
 /** The key of a record in the versions map. */
 function keyOf(collection: string, id: string): string {
   return `${collection}\u001f${id}`;
@@ -84,8 +90,8 @@ export class DbTransaction {
 
   async get<T>(collection: string, id: string): Promise<T | undefined> {
     const [row] = await this.send({ text: `SELECT record, version FROM ${RECORDS} WHERE collection = $1 AND id = $2`, params: [collection, id] });
+    this.remember(collection, id, row ? (row.version as number) : ABSENT);
     if (!row) return undefined;
-    this.remember(collection, id, row.version as number);
     return JSON.parse(row.record as string) as T;
   }
 
@@ -144,7 +150,9 @@ export class DbTransaction {
   /**
    * Notes the version a read saw. The first read of a record counts: at READ COMMITTED a later
    * read may see another transaction's newer commit, and checking a write against that one would
-   * let a decision made on the first read (a quota check) stand on a value that is gone.
+   * let a decision made on the first read (a quota check) stand on a value that is gone. A read
+   * that found no record counts too: the record created meanwhile by another transaction is then
+   * a conflict.
    */
   private remember(collection: string, id: string, version: number): void {
     const key = keyOf(collection, id);
@@ -182,10 +190,13 @@ export class DbTransaction {
     const seen = this.versions.get(key);
     const rows = await this.send({
       text: `DELETE FROM ${RECORDS} WHERE collection = $1 AND id = $2 AND ($3::int IS NULL OR version = $3) RETURNING 1`,
-      params: [collection, id, seen ?? null],
+      params: [collection, id, seen === ABSENT ? null : (seen ?? null)],
     });
     this.versions.delete(key);
+    // Read as absent, found now: another transaction created it since (this one is undone and runs again).
+    if (seen === ABSENT && rows.length > 0) throw new WriteConflict(collection, id);
     if (rows.length === 0) {
+      if (seen === ABSENT) return false;
       if (seen !== undefined) throw new WriteConflict(collection, id);
       return false;
     }
