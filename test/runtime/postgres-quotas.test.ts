@@ -36,18 +36,25 @@ function request(runtime: Runtime, key: string, method: string, path: string, bo
 describe.skipIf(skip !== null)('quotas across the processes of one PostgreSQL world', () => {
   it('keeps the filesystem quota: 10 concurrent writes of 300 bytes against 1000 over both give exactly 3', async () => {
     const [a, b] = await twoRuntimes({ compute: { quotaBytes: 1000 } });
-    const { api_key: key } = await a.createAgent({ name: 'writer' });
     const content = Buffer.alloc(300, 7).toString('base64');
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => request(i % 2 === 0 ? a : b, key, 'PUT', '/v1/compute/fs', { path: `/f${i}.bin`, content })));
-    const statuses = answers.map((answer) => answer.status);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(3);
-    expect(statuses.filter((status) => status === 413)).toHaveLength(7);
-    for (const answer of answers.filter((one) => one.status === 413)) expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('quota_exceeded');
-    const listing = (await (await request(b, key, 'GET', '/v1/compute/fs')).json()) as { entries: Array<{ size: number }> };
-    expect(listing.entries.reduce((sum, entry) => sum + entry.size, 0)).toBe(900);
+    // Three agents at once, each with its own burst: more interleavings of the same race.
+    const keys = await Promise.all(['writer-a', 'writer-b', 'writer-c'].map(async (name) => (await a.createAgent({ name })).api_key));
+    const bursts = await Promise.all(
+      keys.map((key) => Promise.all(Array.from({ length: 10 }, (_, i) => request(i % 2 === 0 ? a : b, key, 'PUT', '/v1/compute/fs', { path: `/f${i}.bin`, content })))),
+    );
+    for (const [n, answers] of bursts.entries()) {
+      const key = keys[n]!;
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 413)).toHaveLength(7);
+      for (const answer of answers.filter((one) => one.status === 413)) expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('quota_exceeded');
+      const listing = (await (await request(b, key, 'GET', '/v1/compute/fs')).json()) as { entries: Array<{ path: string; size: number }> };
+      expect(listing.entries.reduce((sum, entry) => sum + entry.size, 0)).toBe(900);
+    }
     // Freeing room through one process is seen by the other's next check.
-    const removed = listing.entries.length > 0 ? await request(a, key, 'DELETE', `/v1/compute/fs?path=${encodeURIComponent((listing as unknown as { entries: Array<{ path: string }> }).entries[0]!.path)}`) : undefined;
-    expect(removed?.status).toBe(204);
+    const key = keys[0]!;
+    const listing = (await (await request(b, key, 'GET', '/v1/compute/fs')).json()) as { entries: Array<{ path: string }> };
+    expect((await request(a, key, 'DELETE', `/v1/compute/fs?path=${encodeURIComponent(listing.entries[0]!.path)}`)).status).toBe(204);
     expect((await request(b, key, 'PUT', '/v1/compute/fs', { path: '/again.bin', content })).status).toBe(200);
     expect((await request(a, key, 'PUT', '/v1/compute/fs', { path: '/over.bin', content })).status).toBe(413);
   });
