@@ -9,6 +9,8 @@ interface Statement {
   text: string;
   params: unknown[];
   check?: (rows: ReadonlyArray<Record<string, unknown>> & { count: number }) => void;
+  /** An update of a record this transaction locked before reading it: its version cannot have moved. */
+  guarded?: boolean;
 }
 
 /** Rows a page asks for at most when its limit means "all". */
@@ -43,6 +45,9 @@ export function lockKey(collection: string, id: string): bigint {
 export class DbTransaction {
   private pending: Statement[] = [];
   private readonly versions = new Map<string, number>();
+  /** Records locked ({@link lock}) by this transaction, and those of them read only after their lock. */
+  private readonly locked = new Set<string>();
+  private readonly guarded = new Set<string>();
   private savepoints = 0;
   /** Collections written by this transaction (announced to other processes at commit). */
   readonly changed = new Set<string>();
@@ -156,7 +161,9 @@ export class DbTransaction {
    */
   private remember(collection: string, id: string, version: number): void {
     const key = keyOf(collection, id);
-    if (!this.versions.has(key)) this.versions.set(key, version);
+    if (this.versions.has(key)) return;
+    this.versions.set(key, version);
+    if (this.locked.has(key)) this.guarded.add(key);
   }
 
   async insert(collection: string, id: string, record: unknown, partition = ''): Promise<void> {
@@ -167,6 +174,8 @@ export class DbTransaction {
       params: [collection, id, partition, sequence, JSON.stringify(record) ?? 'null'],
     });
     this.versions.set(keyOf(collection, id), 0);
+    // Nobody else sees a row this transaction inserted until it commits.
+    this.guarded.add(keyOf(collection, id));
   }
 
   async update(collection: string, id: string, record: unknown): Promise<void> {
@@ -176,6 +185,7 @@ export class DbTransaction {
     this.pending.push({
       text: `UPDATE ${RECORDS} SET record = $3, version = version + 1 WHERE collection = $1 AND id = $2 AND ($4::int IS NULL OR version = $4)`,
       params: [collection, id, JSON.stringify(record) ?? 'null', seen ?? null],
+      guarded: this.guarded.has(key),
       check: (rows) => {
         if (rows.count > 0) return;
         if (seen !== undefined) throw new WriteConflict(collection, id);
@@ -207,6 +217,7 @@ export class DbTransaction {
   /** Takes transaction-scoped advisory locks on the records, in key order (no deadlock between two lockers). */
   async lock(collection: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
+    for (const id of ids) this.locked.add(keyOf(collection, id));
     const keys = [...new Set(ids.map((id) => lockKey(collection, id)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
     await this.send({ text: 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, n) ORDER BY n', params: [keys] });
   }
@@ -235,6 +246,7 @@ export class DbTransaction {
     this.release(name);
     // Versions read inside the savepoint may be of rows it wrote; forgetting them only skips checks.
     this.versions.clear();
+    this.guarded.clear();
   }
 
   /** Sends what is queued, `extra` statements (a NOTIFY) and COMMIT; gives the connection back. */
@@ -243,7 +255,9 @@ export class DbTransaction {
       // Queued writes with a check (first updater wins) go first, on their own: sent in one
       // pipelined batch with COMMIT, the rest of the transaction would be committed before the
       // check saw that an update matched no row (a lost update, a quota passed).
-      if (this.pending.some((statement) => statement.check)) await this.send();
+      // Money rows, locked before they were read, are exempt: no other writer can have moved them,
+      // so a send keeps its single round trip.
+      if (this.pending.some((statement) => statement.check && !statement.guarded)) await this.send();
       this.pending.push(...extra);
       await this.send({ text: 'COMMIT', params: [] });
     } catch (error) {
