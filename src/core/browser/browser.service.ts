@@ -13,6 +13,7 @@ import { IdentityService } from '../identity/identity.service.js';
 import { BrowserConfig } from './browser-config.js';
 import { BrowserOwners } from './browser-owners.js';
 import { BrowserPeers, type PeerCall } from './browser-peers.js';
+import { browserCloseOf } from './devtools-path.js';
 import { agentLimitMessage, rateLimited, sameSecret, SESSIONS, sessionWire, type StoredSession } from './session-record.js';
 import type { BrowserScreenshot, BrowserSession, BrowserSessionList, BrowserSessionsQuery, CreateBrowserSessionBody, TerminatedReason } from './browser.schema.js';
 
@@ -217,14 +218,9 @@ export class BrowserSessions {
   }
 
   private closesBrowser(sessionId: string, message: string, client: CdpChannel): boolean {
-    let parsed: { id?: unknown; method?: unknown; sessionId?: unknown };
-    try {
-      parsed = JSON.parse(message) as typeof parsed;
-    } catch {
-      return false;
-    }
-    if (parsed.method !== 'Browser.close' || parsed.sessionId !== undefined) return false;
-    client.send(JSON.stringify({ id: parsed.id, result: {} }));
+    const close = browserCloseOf(message);
+    if (!close) return false;
+    client.send(JSON.stringify({ id: close.id, result: {} }));
     void this.terminate(sessionId, 'closed').catch(() => undefined);
     return true;
   }
@@ -325,7 +321,13 @@ export class BrowserSessions {
     if (!this.owners) return;
     const mine = await this.owners.sweep();
     for (const slot of mine) {
-      if (!this.live.has(slot.session_id)) await this.terminate(slot.session_id, 'lost');
+      if (this.live.has(slot.session_id)) continue;
+      // A slot of this process without a browser: its session ends, and a slot whose session was
+      // never recorded (a start that failed while the database was away) is freed as well.
+      await this.store.transaction(async (tx) => {
+        await this.markTerminated(tx, slot.session_id, 'lost', undefined);
+        await this.owners!.release(tx, slot.session_id);
+      });
     }
     for (const [sessionId, live] of [...this.live]) {
       if (!live.instance) continue;
