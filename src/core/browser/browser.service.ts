@@ -220,8 +220,10 @@ export class BrowserSessions {
   private closesBrowser(sessionId: string, message: string, client: CdpChannel): boolean {
     const close = browserCloseOf(message);
     if (!close) return false;
-    client.send(JSON.stringify({ id: close.id, result: {} }));
-    void this.terminate(sessionId, 'closed').catch(() => undefined);
+    // Answered once the ending is recorded (a GET right after browser.close() shows it), before
+    // the browser stops (which closes the client's connection).
+    const answer = () => client.send(JSON.stringify({ id: close.id, result: {} }));
+    void this.terminate(sessionId, 'closed', undefined, answer).catch(answer);
     return true;
   }
 
@@ -342,10 +344,13 @@ export class BrowserSessions {
   /**
    * Ends an open session for `reason`: the record becomes terminated with
    * `browser.session.terminated`, then its browser is stopped. Ending an ended session does nothing.
+   * `activityMs`: activity the owner noted (the session's browser runs elsewhere); `recorded`
+   * runs once the ending is recorded, before the browser stops.
    */
-  async terminate(sessionId: string, reason: TerminatedReason, activityMs?: number): Promise<void> {
+  async terminate(sessionId: string, reason: TerminatedReason, activityMs?: number, recorded?: () => void): Promise<void> {
     const live = this.live.get(sessionId);
     await this.store.transaction((tx) => this.markTerminated(tx, sessionId, reason, live?.lastActivityMs ?? activityMs));
+    recorded?.();
     this.live.delete(sessionId);
     await live?.instance?.close();
   }
