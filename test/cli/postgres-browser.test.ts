@@ -122,7 +122,8 @@ describe.skipIf(skip !== null)('browser sessions in a world two processes serve'
     a.kill();
     await a.closed;
     // Nobody calls on the sessions: B's sweep alone must find them.
-    const deadline = Date.now() + LOST_WITHIN_MS;
+    const killedAt = Date.now();
+    const deadline = killedAt + LOST_WITHIN_MS;
     let shown: Array<{ status: string; terminated_reason: string | null }> = [];
     while (Date.now() < deadline) {
       const listed = await call(b.url, 'GET', '/v1/compute/browser/sessions', { key: owner.key });
@@ -132,6 +133,7 @@ describe.skipIf(skip !== null)('browser sessions in a world two processes serve'
     }
     expect(shown).toHaveLength(2);
     for (const session of shown) expect(session).toMatchObject({ status: 'terminated', terminated_reason: 'lost' });
+    console.log(`sessions of the killed process seen "lost" ${Date.now() - killedAt} ms after the kill`);
     expect((await call(b.url, 'GET', sessionPath(kept.session_id), { key: owner.key })).body.status).toBe('open');
     const lost = (await call(b.url, 'GET', '/_sim/events?limit=200')).body.events.filter(
       (event: { type: string; data: { terminated_reason?: string } }) => event.type === 'browser.session.terminated' && event.data.terminated_reason === 'lost',
