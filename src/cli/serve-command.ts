@@ -37,6 +37,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
       data: { type: 'string' },
       database: { type: 'string' },
       blobs: { type: 'string' },
+      'advertise-url': { type: 'string' },
       'event-retention': { type: 'string' },
       'request-timeout': { type: 'string' },
       'admin-token': { type: 'string' },
@@ -68,6 +69,9 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
   const database = values.database ?? (values.data === undefined ? nonEmpty(env.DATABASE_URL) : undefined);
   if (values.database !== undefined && values.data !== undefined) throw new Error('give --data FILE (SQLite, one process) or --database URL (PostgreSQL), not both');
   if (values.blobs !== undefined && database === undefined) throw new Error('--blobs DIR goes with --database URL');
+  const advertiseUrl = values['advertise-url'];
+  if (advertiseUrl !== undefined && database === undefined) throw new Error('--advertise-url URL goes with --database URL');
+  if (advertiseUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(advertiseUrl)) throw new Error(`--advertise-url must be an http:// or https:// URL of this process (scheme, host, port), got "${advertiseUrl}"`);
   const browser = values.browser;
   if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
   const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
@@ -92,6 +96,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
     ...(values.data !== undefined ? { data: values.data } : {}),
     ...(database !== undefined ? { database } : {}),
     ...(values.blobs !== undefined ? { blobsDir: values.blobs } : {}),
+    ...(advertiseUrl !== undefined ? { advertiseUrl: advertiseUrl.replace(/\/$/, '') } : {}),
     ...(Object.keys(memory).length > 0 ? { memory } : {}),
     compute: { sandbox: values.sandbox },
     browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },

@@ -45,6 +45,9 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        once; the schema is created at first start (docs/store.md)
   --blobs DIR          with --database: keep file bytes in DIR, a directory every process
                        shares, instead of in the database
+  --advertise-url URL  with --database: the URL other processes and browser clients reach
+                       this one at (default: its listen URL); the ws_endpoint of the browser
+                       sessions it runs, and where the others forward calls on them
   --event-retention D  remove events (and settled webhook deliveries) older than D of
                        service time (30d, 12h, 90m, 3600s); by default every event is kept
   --request-timeout D  real-time deadline of each request's outside calls (carriers,

@@ -72,6 +72,12 @@ export interface RuntimeOptions {
   startTime?: string;
   /** `{base_url}`; when absent the HTTP server sets it from its listen address. */
   baseUrl?: string;
+  /**
+   * With `database`: the URL other processes of the world and DevTools clients reach this process
+   * at (CLI `--advertise-url`; default its listen URL): the `ws_endpoint` of the browser sessions it
+   * runs, and where the others forward calls on them.
+   */
+  advertiseUrl?: string;
   /** `{pay_url}` (default `{base_url}/pay`). */
   payUrl?: string;
   /** `{files_url}` (default `{base_url}/files`). */

@@ -17,6 +17,11 @@ export class ServiceUrls implements ServiceConfig {
     this.listenUrl = url.replace(/\/$/, '');
   }
 
+  /** The HTTP server's listen URL (a placeholder until it listens); the default advertised URL. */
+  get listenAddress(): string {
+    return this.listenUrl;
+  }
+
   get baseUrl(): string {
     return (this.configured.baseUrl ?? this.listenUrl).replace(/\/$/, '');
   }

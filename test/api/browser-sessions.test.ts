@@ -1,12 +1,13 @@
 /**
- * The browser-session endpoints' validation and ownership through all three transports. No
+ * The browser-session endpoints' validation and ownership through all three transports (and over a
+ * PostgreSQL world, where sessions have owners and quotas are counted in the database). No
  * browser starts here: every call is refused before one would (the end-to-end runs with real
  * clients are in test/api/browser/).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, openWorld, TRANSPORTS, type TestAgent, type World } from '../support/transports.js';
+import { expectApiError, openWorld, TRANSPORTS_AND_POSTGRES, type TestAgent, type World } from '../support/transports.js';
 
-describe.each(TRANSPORTS)('browser sessions API over %s', (kind) => {
+describe.each(TRANSPORTS_AND_POSTGRES)('browser sessions API over %s', (kind) => {
   let world: World;
   let agent: TestAgent;
 

@@ -16,3 +16,23 @@ describe('serve --browser', () => {
     expect(() => parseServeArgs(['--browser', 'firefox'])).toThrow(/--browser must be auto, chromium or simulated, got "firefox"/);
   });
 });
+
+describe('serve --advertise-url', () => {
+  const database = ['--database', 'postgres://u:p@127.0.0.1:5432/world'];
+
+  it('is absent by default (the listen URL is advertised)', () => {
+    expect(parseServeArgs(database, {}).runtime.advertiseUrl).toBeUndefined();
+  });
+
+  it('takes an http(s) URL of this process, without a trailing slash', () => {
+    expect(parseServeArgs([...database, '--advertise-url', 'http://10.0.0.7:8787/'], {}).runtime.advertiseUrl).toBe('http://10.0.0.7:8787');
+    expect(parseServeArgs([...database, '--advertise-url', 'https://node-a.internal'], {}).runtime.advertiseUrl).toBe('https://node-a.internal');
+  });
+
+  it('refuses anything else, and goes only with --database', () => {
+    for (const bad of ['node-a:8787', 'ws://node-a:8787', 'http://node-a:8787/base', 'http://']) {
+      expect(() => parseServeArgs([...database, '--advertise-url', bad], {})).toThrow(/--advertise-url must be an http:\/\/ or https:\/\/ URL/);
+    }
+    expect(() => parseServeArgs(['--advertise-url', 'http://node-a:8787'], {})).toThrow(/--advertise-url URL goes with --database URL/);
+  });
+});

@@ -22,8 +22,11 @@ export type CreateBrowserSessionBody = z.infer<typeof CreateBrowserSessionBody>;
 export const BrowserSessionStatus = z.enum(['open', 'terminated']);
 export type BrowserSessionStatus = z.infer<typeof BrowserSessionStatus>;
 
-/** Why a session ended: deleted, idle for 60 minutes, the browser died, or the service restarted. */
-export const TerminatedReason = z.enum(['closed', 'idle', 'crashed', 'restart']);
+/**
+ * Why a session ended: deleted, idle for 60 minutes, the browser died, the service restarted, or
+ * (a world several processes serve) the process running its browser went away.
+ */
+export const TerminatedReason = z.enum(['closed', 'idle', 'crashed', 'restart', 'lost']);
 export type TerminatedReason = z.infer<typeof TerminatedReason>;
 
 /** A browser session as the API shows it. */

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from '../shared/di.js';
 import { Browser, NoOpenPageError, type BrowserInstance, type CdpChannel } from '../ports/browser.js';
 import { Clock } from '../ports/clock.js';
@@ -13,30 +12,18 @@ import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { BrowserConfig } from './browser-config.js';
-import { devtoolsPath, wsBaseOf } from './devtools-path.js';
+import { BrowserOwners } from './browser-owners.js';
+import { BrowserPeers, type PeerCall } from './browser-peers.js';
+import { browserCloseOf } from './devtools-path.js';
+import { agentLimitMessage, rateLimited, sameSecret, SESSIONS, sessionWire, type StoredSession } from './session-record.js';
 import type { BrowserScreenshot, BrowserSession, BrowserSessionList, BrowserSessionsQuery, CreateBrowserSessionBody, TerminatedReason } from './browser.schema.js';
 
-const SESSIONS = 'browser_sessions';
 /** Job type of the idle check of a session. */
 export const IDLE_JOB = defineJob('browser.idle', z.object({ session_id: z.string() }));
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 const SECRET_LENGTH = 32;
-
-/** A session as stored. Live browsers are never stored: a restored world has none. */
-interface StoredSession {
-  session_id: string;
-  agent_id: string;
-  secret: string;
-  status: 'open' | 'terminated';
-  created_at: string;
-  /** Last activity the store knows of; newer activity is kept in memory until the idle job runs. */
-  last_activity_ms: number;
-  url: string | null;
-  viewport: { width: number; height: number };
-  terminated_at: string | null;
-  terminated_reason: TerminatedReason | null;
-  job_id: string | null;
-}
+/** Service time after which an idle check asks again an owner it could not reach. */
+const REMOTE_IDLE_RETRY_MS = 60_000;
 
 /** A session whose browser runs (or is starting) in this process. */
 interface LiveSession {
@@ -57,6 +44,8 @@ export type DevtoolsVerdict = { kind: 'accept'; instance: BrowserInstance } | { 
 @injectable()
 export class BrowserSessions {
   private readonly live = new Map<string, LiveSession>();
+  /** Present when other processes serve the same world: quotas, forwarding and lost owners. */
+  private readonly owners: BrowserOwners | undefined;
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -68,7 +57,13 @@ export class BrowserSessions {
     @inject(IdentityService) private readonly identity: IdentityService,
     @inject(BrowserConfig) private readonly config: BrowserConfig,
     @inject(Browser) private readonly browser: Browser,
-  ) {}
+    @inject(BrowserPeers) peers: BrowserPeers,
+  ) {
+    const self = peers.self;
+    if (store.shared && self) {
+      this.owners = new BrowserOwners(store, store.shared, self, peers, (tx, sessionId) => this.markTerminated(tx, sessionId, 'lost', undefined));
+    }
+  }
 
   /** Which provider runs the browsers. */
   get provider(): Browser['kind'] {
@@ -82,7 +77,7 @@ export class BrowserSessions {
    */
   async create(agentId: string, body: CreateBrowserSessionBody): Promise<BrowserSession> {
     await this.identity.agent(agentId);
-    this.checkLimits(agentId);
+    this.checkLimits(agentId, this.owners === undefined);
     const now = this.clock.now();
     const idleMs = this.config.idleSeconds * 1000;
     const session: StoredSession = {
@@ -97,20 +92,29 @@ export class BrowserSessions {
       terminated_at: null,
       terminated_reason: null,
       job_id: null,
+      ...(this.owners ? { owner_id: this.owners.self.id, owner_url: this.owners.self.url() } : {}),
     };
     // The slot is taken before the browser starts, so concurrent creates cannot pass the limit.
     const live: LiveSession = { agentId, instance: null, lastActivityMs: now };
     this.live.set(session.session_id, live);
     let instance: BrowserInstance;
+    let reserved = false;
     try {
+      // Shared world: the agent's open sessions are counted across processes, in the store.
+      if (this.owners) {
+        reserved = await this.owners.reserve(agentId, session.session_id, this.config.maxSessionsPerAgent);
+        if (!reserved) throw await this.agentLimited(agentId);
+      }
       instance = await this.browser.launch({ sessionId: session.session_id, viewport: session.viewport, url: session.url, navigationTimeoutMs: this.config.navigationTimeoutMs });
     } catch (error) {
       this.live.delete(session.session_id);
+      if (reserved) await this.owners?.releaseNow(session.session_id).catch(() => undefined);
       throw error;
     }
     if (this.live.get(session.session_id) !== live) {
       // The runtime stopped or its world was restored while the browser started.
       await instance.close();
+      await this.owners?.releaseNow(session.session_id).catch(() => undefined);
       throw new Error('the runtime stopped while the browser session was starting');
     }
     live.instance = instance;
@@ -123,6 +127,7 @@ export class BrowserSessions {
     } catch (error) {
       this.live.delete(session.session_id);
       await instance.close();
+      await this.owners?.releaseNow(session.session_id).catch(() => undefined);
       throw error;
     }
     instance.onExit(() => void this.terminate(session.session_id, 'crashed').catch(() => undefined));
@@ -138,24 +143,37 @@ export class BrowserSessions {
   }
 
   /** One session of the calling agent; reading an open session is activity. @throws ApiError 404 not_found */
-  async get(agentId: string, sessionId: string): Promise<BrowserSession> {
-    const session = await this.owned(agentId, sessionId);
+  async get(agentId: string, sessionId: string, local = false): Promise<BrowserSession> {
+    let session = await this.owned(agentId, sessionId);
+    if (!local && this.isRemote(session)) {
+      const forwarded = await this.owners!.forward(session, { op: 'show', session_id: sessionId, agent_id: agentId, at_ms: this.clock.now() });
+      if (forwarded.kind === 'answered') return forwarded.body as BrowserSession;
+      session = await this.owned(agentId, sessionId);
+    }
     this.touch(sessionId);
     return this.toWire(session);
   }
 
   /** Ends a session (a terminated one stays as it is). @throws ApiError 404 not_found */
-  async delete(agentId: string, sessionId: string): Promise<void> {
-    await this.owned(agentId, sessionId);
+  async delete(agentId: string, sessionId: string, local = false): Promise<void> {
+    const session = await this.owned(agentId, sessionId);
+    // An owner found gone has had its sessions ended (`lost`): nothing is left to close.
+    if (!local && this.isRemote(session)) return void (await this.owners!.forward(session, { op: 'delete', session_id: sessionId, agent_id: agentId, at_ms: this.clock.now() }));
     await this.terminate(sessionId, 'closed');
   }
 
   /**
    * A PNG of the session's viewport.
-   * @throws ApiError 404 not_found (also when terminated), 409 conflict (a client closed every page)
+   * @throws ApiError 404 not_found (also when terminated), 409 conflict (a client closed every page),
+   *   503 unavailable (the process running the session lives but cannot be reached)
    */
-  async screenshot(agentId: string, sessionId: string): Promise<BrowserScreenshot> {
+  async screenshot(agentId: string, sessionId: string, local = false): Promise<BrowserScreenshot> {
     const session = await this.owned(agentId, sessionId);
+    if (!local && this.isRemote(session)) {
+      const forwarded = await this.owners!.forward(session, { op: 'screenshot', session_id: sessionId, agent_id: agentId, at_ms: this.clock.now() });
+      if (forwarded.kind === 'answered') return forwarded.body as BrowserScreenshot;
+      throw notFound('browser session');
+    }
     const instance = this.live.get(sessionId)?.instance;
     if (session.status !== 'open' || !instance) throw notFound('browser session');
     this.touch(sessionId);
@@ -201,49 +219,138 @@ export class BrowserSessions {
   }
 
   private closesBrowser(sessionId: string, message: string, client: CdpChannel): boolean {
-    let parsed: { id?: unknown; method?: unknown; sessionId?: unknown };
-    try {
-      parsed = JSON.parse(message) as typeof parsed;
-    } catch {
-      return false;
-    }
-    if (parsed.method !== 'Browser.close' || parsed.sessionId !== undefined) return false;
-    client.send(JSON.stringify({ id: parsed.id, result: {} }));
-    void this.terminate(sessionId, 'closed').catch(() => undefined);
+    const close = browserCloseOf(message);
+    if (!close) return false;
+    // Answered once the ending is recorded (a GET right after browser.close() shows it), before
+    // the browser stops (which closes the client's connection).
+    const answer = () => client.send(JSON.stringify({ id: close.id, result: {} }));
+    void this.terminate(sessionId, 'closed', undefined, answer).catch(answer);
     return true;
   }
 
   /** Notes activity on an open session (in memory only). */
   touch(sessionId: string): void {
     const live = this.live.get(sessionId);
-    if (live) live.lastActivityMs = this.clock.now();
+    // Never backwards: a forwarded call may have noted the (later) time of the process it came through.
+    if (live) live.lastActivityMs = Math.max(live.lastActivityMs, this.clock.now());
   }
 
   /** Runs the idle job: ends the session when it has been idle long enough, else re-arms the job. */
   async idleCheck({ session_id: sessionId }: JobData<typeof IDLE_JOB>, job: JobInfo): Promise<void> {
+    let remoteActivity: number | undefined;
+    if (this.owners) {
+      const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
+      if (!session || session.job_id !== job.id) return;
+      if (this.isRemote(session)) {
+        // Only the owner knows the latest activity: it is asked (a read there, no write, so the
+        // job's locks held here meanwhile cannot wait on it).
+        const asked = await this.askActivity(session);
+        if (asked.kind === 'gone') return;
+        if (asked.kind === 'unreachable') return this.rearm(sessionId, job.id, this.clock.now() + REMOTE_IDLE_RETRY_MS);
+        remoteActivity = asked.lastActivityMs;
+      }
+    }
     const live = this.live.get(sessionId);
     const idleMs = this.config.idleSeconds * 1000;
     const now = this.clock.now();
     const outcome = await this.store.transaction(async (tx) => {
       const session = await tx.get<StoredSession>(SESSIONS, sessionId);
       if (!session || session.status !== 'open' || session.job_id !== job.id) return 'nothing';
-      if (!live) return 'restart';
-      const lastActivity = Math.max(live.lastActivityMs, session.last_activity_ms);
+      if (!live && remoteActivity === undefined) return this.owners ? 'lost' : 'restart';
+      const lastActivity = Math.max(live?.lastActivityMs ?? 0, remoteActivity ?? 0, session.last_activity_ms);
       if (lastActivity + idleMs <= now) return 'idle';
       const jobId = await this.scheduler.schedule(tx, lastActivity + idleMs, IDLE_JOB, { session_id: sessionId });
       await tx.update(SESSIONS, sessionId, { ...session, last_activity_ms: lastActivity, job_id: jobId });
       return 'rearmed';
     });
-    if (outcome === 'idle' || outcome === 'restart') await this.terminate(sessionId, outcome);
+    if (outcome === 'rearmed' || outcome === 'nothing') return;
+    await this.terminate(sessionId, outcome, remoteActivity);
+    if (remoteActivity !== undefined) {
+      // The owner stops the browser once the ending is durable (its sweep would, later).
+      const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
+      const stop = () => this.owners!.forward(session!, { op: 'delete', session_id: sessionId, agent_id: session!.agent_id }).then(() => undefined, () => undefined);
+      if (session) await (this.store.outside(stop) ?? stop());
+    }
+  }
+
+  /** The owner's latest activity on a session, or word that it is gone (the session ended `lost`) or cannot be reached. */
+  private async askActivity(session: StoredSession): Promise<{ kind: 'seen'; lastActivityMs: number } | { kind: 'gone' } | { kind: 'unreachable' }> {
+    try {
+      const forwarded = await this.owners!.forward(session, { op: 'activity', session_id: session.session_id, agent_id: session.agent_id });
+      if (forwarded.kind === 'gone') return forwarded;
+      const seen = (forwarded.body as { last_activity_ms?: unknown }).last_activity_ms;
+      // The owner runs no browser for it (its world was restored under it): lost.
+      if (typeof seen !== 'number') {
+        await this.terminate(session.session_id, 'lost');
+        return { kind: 'gone' };
+      }
+      return { kind: 'seen', lastActivityMs: seen };
+    } catch {
+      return { kind: 'unreachable' };
+    }
+  }
+
+  /** Moves the session's idle job to `atMs` (when its owner could not be asked now). */
+  private async rearm(sessionId: string, jobId: string, atMs: number): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const session = await tx.get<StoredSession>(SESSIONS, sessionId);
+      if (!session || session.status !== 'open' || session.job_id !== jobId) return;
+      await tx.update(SESSIONS, sessionId, { ...session, job_id: await this.scheduler.schedule(tx, atMs, IDLE_JOB, { session_id: sessionId }) });
+    });
+  }
+
+  /**
+   * Answers a call another process forwarded to this one, the owner of the session. `at_ms` is
+   * the caller's service time: activity is noted no earlier (this clock may lag behind it).
+   * @throws ApiError as the same call made here would
+   */
+  async answerPeer(call: PeerCall): Promise<unknown> {
+    const live = this.live.get(call.session_id);
+    if (call.op === 'activity') return { last_activity_ms: live?.instance ? live.lastActivityMs : null };
+    if (live && call.at_ms !== undefined) live.lastActivityMs = Math.max(live.lastActivityMs, call.at_ms);
+    if (call.op === 'show') return this.get(call.agent_id, call.session_id, true);
+    if (call.op === 'screenshot') return this.screenshot(call.agent_id, call.session_id, true);
+    await this.delete(call.agent_id, call.session_id, true);
+    return {};
+  }
+
+  /**
+   * In a world several processes serve (run every few seconds): ends with `lost` the sessions of
+   * processes that are gone, ends those of this process that have no browser here any more, and
+   * stops browsers here whose session was ended elsewhere. Does nothing in a one-process world.
+   */
+  async sweep(): Promise<void> {
+    if (!this.owners) return;
+    const mine = await this.owners.sweep();
+    for (const slot of mine) {
+      if (this.live.has(slot.session_id)) continue;
+      // A slot of this process without a browser: its session ends, and a slot whose session was
+      // never recorded (a start that failed while the database was away) is freed as well.
+      await this.store.transaction(async (tx) => {
+        await this.markTerminated(tx, slot.session_id, 'lost', undefined);
+        await this.owners!.release(tx, slot.session_id);
+      });
+    }
+    for (const [sessionId, live] of [...this.live]) {
+      if (!live.instance) continue;
+      const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
+      if (session?.status === 'terminated' && this.live.get(sessionId) === live) {
+        this.live.delete(sessionId);
+        await live.instance.close().catch(() => undefined);
+      }
+    }
   }
 
   /**
    * Ends an open session for `reason`: the record becomes terminated with
    * `browser.session.terminated`, then its browser is stopped. Ending an ended session does nothing.
+   * `activityMs`: activity the owner noted (the session's browser runs elsewhere); `recorded`
+   * runs once the ending is recorded, before the browser stops.
    */
-  async terminate(sessionId: string, reason: TerminatedReason): Promise<void> {
+  async terminate(sessionId: string, reason: TerminatedReason, activityMs?: number, recorded?: () => void): Promise<void> {
     const live = this.live.get(sessionId);
-    await this.store.transaction((tx) => this.markTerminated(tx, sessionId, reason, live));
+    await this.store.transaction((tx) => this.markTerminated(tx, sessionId, reason, live?.lastActivityMs ?? activityMs));
+    recorded?.();
     this.live.delete(sessionId);
     await live?.instance?.close();
   }
@@ -251,6 +358,7 @@ export class BrowserSessions {
   /** Stops every browser of this process without writing (a restarted world marks them `restart`). */
   async stopAll(): Promise<void> {
     await Promise.all([this.stopInstances(), this.browser.shutdown?.().catch(() => undefined)]);
+    await this.owners?.stop();
   }
 
   private async stopInstances(): Promise<void> {
@@ -265,6 +373,13 @@ export class BrowserSessions {
    */
   async restored(): Promise<void> {
     const stopping = this.stopInstances();
+    if (this.owners) {
+      // Other processes may run browsers of this world: only the sessions of gone processes end (`lost`).
+      await stopping;
+      // A failed sweep is retried by the next one (the runtime runs them every few seconds).
+      await this.sweep().catch(() => undefined);
+      return;
+    }
     // A restore sets the restored clock and re-arms jobs right after this hook returns: record
     // the terminations after that, at the restored world's time (inside a restore the
     // transaction also waits for the restore's exclusive work to end).
@@ -282,14 +397,15 @@ export class BrowserSessions {
     return this.live.size;
   }
 
-  private async markTerminated(tx: StoreTransaction, sessionId: string, reason: TerminatedReason, live: LiveSession | undefined): Promise<void> {
+  private async markTerminated(tx: StoreTransaction, sessionId: string, reason: TerminatedReason, lastActivityMs: number | undefined): Promise<void> {
     const session = await tx.get<StoredSession>(SESSIONS, sessionId);
     if (!session || session.status !== 'open') return;
+    if (this.owners) await this.owners.release(tx, sessionId);
     if (session.job_id) await this.scheduler.cancel(tx, session.job_id);
     const next: StoredSession = {
       ...session,
       status: 'terminated',
-      last_activity_ms: Math.max(session.last_activity_ms, live?.lastActivityMs ?? 0),
+      last_activity_ms: Math.max(session.last_activity_ms, lastActivityMs ?? 0),
       terminated_at: toIso(this.clock.now()),
       terminated_reason: reason,
       job_id: null,
@@ -298,20 +414,31 @@ export class BrowserSessions {
     await this.events.append(tx, { type: 'browser.session.terminated', agent_id: session.agent_id, data: this.toWire(next) });
   }
 
-  /** @throws ApiError 429 rate_limited */
-  private checkLimits(agentId: string): void {
+  /**
+   * The limits this process counts: open sessions of the agent (unless the store counts them
+   * across processes) and of this process.
+   * @throws ApiError 429 rate_limited
+   */
+  private checkLimits(agentId: string, perAgent: boolean): void {
+    const idleMs = this.config.idleSeconds * 1000;
     const mine = [...this.live.values()].filter((live) => live.agentId === agentId);
-    if (mine.length >= this.config.maxSessionsPerAgent) {
-      throw this.limited(mine, `an agent may hold at most ${this.config.maxSessionsPerAgent} open browser sessions; delete one first`);
+    if (perAgent && mine.length >= this.config.maxSessionsPerAgent) {
+      throw rateLimited(mine.map((live) => live.lastActivityMs), idleMs, this.clock.now(), agentLimitMessage(this.config.maxSessionsPerAgent));
     }
-    if (this.live.size >= this.config.maxSessions) throw this.limited([...this.live.values()], 'the service runs as many browser sessions as it may; try again later');
+    if (this.live.size >= this.config.maxSessions) {
+      throw rateLimited([...this.live.values()].map((live) => live.lastActivityMs), idleMs, this.clock.now(), 'the service runs as many browser sessions as it may; try again later');
+    }
   }
 
-  private limited(holding: LiveSession[], message: string): ApiError {
-    const idleMs = this.config.idleSeconds * 1000;
-    const soonest = Math.min(...holding.map((live) => live.lastActivityMs + idleMs));
-    const seconds = Math.max(1, Math.ceil((soonest - this.clock.now()) / 1000));
-    return new ApiError('rate_limited', message, undefined, { 'Retry-After': String(seconds) });
+  /** The per-agent limit, counted across processes: Retry-After from the last activity the store knows. */
+  private async agentLimited(agentId: string): Promise<ApiError> {
+    const now = this.clock.now();
+    const activity: number[] = [];
+    for (const sessionId of await this.owners!.holding(agentId, this.config.maxSessionsPerAgent)) {
+      const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
+      activity.push(Math.max(session?.last_activity_ms ?? 0, this.live.get(sessionId)?.lastActivityMs ?? 0) || now);
+    }
+    return rateLimited(activity.length > 0 ? activity : [now], this.config.idleSeconds * 1000, now, agentLimitMessage(this.config.maxSessionsPerAgent));
   }
 
   /** @throws ApiError 404 not_found */
@@ -321,26 +448,13 @@ export class BrowserSessions {
     return session;
   }
 
+  /** An open session whose browser runs in another process. */
+  private isRemote(session: StoredSession): boolean {
+    return session.status === 'open' && this.owners !== undefined && this.owners.isRemote(session);
+  }
+
   private toWire(session: StoredSession): BrowserSession {
     const live = session.status === 'open' ? this.live.get(session.session_id) : undefined;
-    const lastActivity = Math.max(session.last_activity_ms, live?.lastActivityMs ?? 0);
-    return {
-      session_id: session.session_id,
-      ws_endpoint: `${wsBaseOf(this.urls.baseUrl)}${devtoolsPath(session.session_id, session.secret)}`,
-      status: session.status,
-      created_at: session.created_at,
-      expires_at: toIso(lastActivity + this.config.idleSeconds * 1000),
-      last_activity_at: toIso(lastActivity),
-      url: session.url,
-      viewport: session.viewport,
-      terminated_at: session.terminated_at,
-      terminated_reason: session.terminated_reason,
-    };
+    return sessionWire(session, live?.lastActivityMs ?? 0, this.urls.baseUrl, this.config.idleSeconds);
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const left = Buffer.from(given);
-  const right = Buffer.from(expected);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -20,3 +20,18 @@ export function parseDevtoolsPath(pathAndQuery: string): { sessionId: string; se
 export function wsBaseOf(baseUrl: string): string {
   return baseUrl.replace(/^http(s?):\/\//, 'ws$1://').replace(/\/$/, '');
 }
+
+/**
+ * A client's `Browser.close` at the browser level (puppeteer's `browser.close()`), with the id to
+ * answer; undefined for any other message (one on a page session included).
+ */
+export function browserCloseOf(message: string): { id: unknown } | undefined {
+  let parsed: { id?: unknown; method?: unknown; sessionId?: unknown };
+  try {
+    parsed = JSON.parse(message) as typeof parsed;
+  } catch {
+    return undefined;
+  }
+  if (parsed.method !== 'Browser.close' || parsed.sessionId !== undefined) return undefined;
+  return { id: parsed.id };
+}

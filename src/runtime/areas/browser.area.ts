@@ -2,6 +2,11 @@ import { browserConfig, BrowserConfig } from '../../core/browser/browser-config.
 import { browserHandlers } from '../../core/browser/browser.handlers.js';
 import { BrowserSessions, IDLE_JOB } from '../../core/browser/browser.service.js';
 import { DEVTOOLS_PREFIX } from '../../core/browser/devtools-path.js';
+import { BrowserPeers, PEER_PATH } from '../../core/browser/browser-peers.js';
+import { Store } from '../../core/ports/store.js';
+import { ServiceConfig } from '../../core/shared/service-config.js';
+import type { ServiceUrls } from '../service-urls.js';
+import { answerPeerRequest, httpPeers, NO_PEERS } from './browser-peer-link.js';
 import { Browser, type BrowserInstance, type BrowserLaunchRequest } from '../../core/ports/browser.js';
 import { HttpClient } from '../../core/ports/http-client.js';
 import { Scheduler } from '../../core/services/scheduler.js';
@@ -54,6 +59,12 @@ export function chooseBrowser(options: RuntimeOptions, http: () => HttpClient): 
 }
 
 const gateways = new WeakMap<object, Promise<DevtoolsGateway>>();
+const sweepers = new WeakMap<object, ReturnType<typeof setInterval>>();
+/**
+ * Real time between two sweeps for sessions of processes that went away: a session of a killed
+ * process ends `lost` at most this long after the database noticed the process's connection end.
+ */
+const SWEEP_INTERVAL_MS = 5_000;
 
 /** Browser sessions (Compute): Chromium or simulated browsers behind the service's DevTools endpoint. */
 export const browserArea = defineArea({
@@ -62,11 +73,29 @@ export const browserArea = defineArea({
   bind({ container, options }) {
     container.bind(BrowserConfig).toConstantValue(browserConfig(options.browser));
     container.bind(Browser).toDynamicValue(() => chooseBrowser(options, () => container.get(HttpClient)));
+    // A world other processes serve too: sessions are owned by the process running their browser.
+    container.bind(BrowserPeers).toDynamicValue(() =>
+      container.get(Store).shared ? httpPeers(() => (options.advertiseUrl ?? (container.get(ServiceConfig) as ServiceUrls).listenAddress).replace(/\/$/, '')) : NO_PEERS,
+    );
     container.bind(BrowserSessions).toSelf();
   },
   start({ container }) {
     const sessions = container.get(BrowserSessions);
     container.get(Scheduler).handle(IDLE_JOB, (data, job) => sessions.idleCheck(data, job));
+    if (container.get(Store).shared) {
+      let sweeping = false;
+      const timer = setInterval(() => {
+        if (sweeping) return;
+        sweeping = true;
+        // A failed sweep (the database away for a moment) is simply done again next time.
+        void sessions
+          .sweep()
+          .catch(() => undefined)
+          .finally(() => (sweeping = false));
+      }, SWEEP_INTERVAL_MS);
+      timer.unref();
+      sweepers.set(container, timer);
+    }
     return browserHandlers(sessions);
   },
   restored({ container }) {
@@ -81,7 +110,12 @@ export const browserArea = defineArea({
       }
       return loading;
     };
+    const self = container.get(BrowserPeers).self;
+    const peer = self
+      ? [{ kind: 'http' as const, prefix: PEER_PATH, maxBodyBytes: 4096, fetch: (request: Request) => answerPeerRequest(request, self, container.get(BrowserSessions)) }]
+      : [];
     return [
+      ...peer,
       {
         kind: 'upgrade',
         prefix: DEVTOOLS_PREFIX,
@@ -94,6 +128,7 @@ export const browserArea = defineArea({
     ];
   },
   async stop({ container }) {
+    clearInterval(sweepers.get(container));
     (await gateways.get(container))?.close();
     await container.get(BrowserSessions).stopAll();
   },

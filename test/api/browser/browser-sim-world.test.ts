@@ -1,14 +1,22 @@
 /**
  * What the simulated browser does for a simulated world: an agent pays an invoice through its
  * hosted pay page, sessions are limited per agent (429 with Retry-After), and a restored world
- * shows its old sessions terminated with reason "restart".
+ * shows its old sessions terminated with reason "restart". The same over a PostgreSQL world (one
+ * process): sessions have an owner there and the limit is counted in the database; a restored
+ * world's sessions end "lost" (another process could still run sessions of that world).
  */
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentClient, Runtime } from '../../../src/index.js';
+import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 import { servedRuntime } from './browser-fixtures.js';
 
-describe('browser sessions in a simulated world', () => {
+const WORLDS = [
+  { store: 'memory', restartReason: 'restart' },
+  ...(postgresSkipReason() === null ? [{ store: 'PostgreSQL', restartReason: 'lost' }] : []),
+] as const;
+
+describe.each(WORLDS)('browser sessions in a simulated world ($store store)', ({ store, restartReason }) => {
   let runtime: Runtime;
   let close: () => Promise<void>;
   let baseUrl: string;
@@ -17,7 +25,8 @@ describe('browser sessions in a simulated world', () => {
   let dave: AgentClient;
 
   beforeAll(async () => {
-    const served = await servedRuntime({ seed: 12, browser: { provider: 'simulated', maxSessionsPerAgent: 1 } });
+    const database = store === 'PostgreSQL' ? { database: await freshDatabase() } : {};
+    const served = await servedRuntime({ seed: 12, browser: { provider: 'simulated', maxSessionsPerAgent: 1 }, ...database });
     runtime = served.runtime;
     close = served.close;
     baseUrl = served.server.url;
@@ -85,7 +94,7 @@ describe('browser sessions in a simulated world', () => {
     expect(again.status).toBe('open');
   });
 
-  it('shows the sessions of a restored world terminated with reason "restart"', async () => {
+  it('shows the sessions of a restored world terminated (reason "restart", or "lost" on PostgreSQL)', async () => {
     const open = (await carol.browser.listSessions()).sessions.find((session) => session.status === 'open')!;
     const sim = runtime.simClient();
     // A CDP message is activity: it moves the expiry without any API call on the session.
@@ -98,7 +107,7 @@ describe('browser sessions in a simulated world', () => {
     await client.disconnect();
     const snapshot = await sim.snapshot();
     await sim.restore(snapshot);
-    await expect.poll(async () => (await carol.browser.getSession(open.session_id)).terminated_reason).toBe('restart');
+    await expect.poll(async () => (await carol.browser.getSession(open.session_id)).terminated_reason).toBe(restartReason);
     const after = await carol.browser.getSession(open.session_id);
     expect(after.status).toBe('terminated');
     const fresh = await carol.browser.createSession({});

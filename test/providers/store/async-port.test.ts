@@ -157,3 +157,55 @@ describe.each(STORE_KINDS.filter((kind) => kind.alone))('$name runs async transa
     );
   });
 });
+
+describe.each(STORE_KINDS.filter((kind) => !kind.alone))('$name checks a write against what its transaction first read', (kind) => {
+  afterEach(() => kind.cleanup());
+
+  /**
+   * Runs `decide` as a transaction that reads `q`, lets another transaction commit `change` to it
+   * (on its first attempt only), reads `q` again and writes what the first read implies.
+   */
+  async function raced(store: Store, change: (tx: StoreTransaction) => Promise<void>): Promise<{ attempts: number; value: number }> {
+    let reached!: () => void;
+    let changed!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const done = new Promise<void>((resolve) => (changed = resolve));
+    // Started outside the racing transaction, as another request would be.
+    const other = (async () => {
+      await atGate;
+      await store.transaction(change);
+      changed();
+    })();
+    let attempts = 0;
+    const result = await store.transaction(async (tx) => {
+      attempts++;
+      const before = await tx.get<Counter>('counters', 'q');
+      if (attempts === 1) {
+        reached();
+        await done;
+      }
+      const now = await tx.get<Counter>('counters', 'q');
+      const value = (before?.value ?? 0) + 1;
+      if (now) await tx.update<Counter>('counters', 'q', { value });
+      else await tx.insert<Counter>('counters', 'q', { value });
+      return { attempts, value };
+    });
+    await other;
+    return result;
+  }
+
+  it('runs again a transaction whose record changed between two of its reads (no lost update)', async () => {
+    const store = await kind.create();
+    await store.transaction((tx) => tx.insert<Counter>('counters', 'q', { value: 1 }));
+    const result = await raced(store, (tx) => tx.update<Counter>('counters', 'q', { value: 10 }));
+    expect(result).toEqual({ attempts: 2, value: 11 });
+    expect(await store.view.get<Counter>('counters', 'q')).toEqual({ value: 11 });
+  });
+
+  it('runs again a transaction that read a record absent which another then created', async () => {
+    const store = await kind.create();
+    const result = await raced(store, (tx) => tx.insert<Counter>('counters', 'q', { value: 5 }));
+    expect(result).toEqual({ attempts: 2, value: 6 });
+    expect(await store.view.get<Counter>('counters', 'q')).toEqual({ value: 6 });
+  });
+});

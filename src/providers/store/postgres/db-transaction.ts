@@ -9,12 +9,20 @@ interface Statement {
   text: string;
   params: unknown[];
   check?: (rows: ReadonlyArray<Record<string, unknown>> & { count: number }) => void;
+  /** An update of a record this transaction locked before reading it: its version cannot have moved. */
+  guarded?: boolean;
 }
 
 /** Rows a page asks for at most when its limit means "all". */
 const NO_LIMIT = 2 ** 31 - 2;
 
 const RECORDS = 'agent_services_records';
+
+/**
+ * The version remembered for a record a read found absent: an update checked against it never
+ * matches, so a record created by another transaction after this one saw none is a conflict.
+ */
+const ABSENT = -1;
 
 /** The key of a record in the versions map. */
 function keyOf(collection: string, id: string): string {
@@ -37,6 +45,9 @@ export function lockKey(collection: string, id: string): bigint {
 export class DbTransaction {
   private pending: Statement[] = [];
   private readonly versions = new Map<string, number>();
+  /** Records locked ({@link lock}) by this transaction, and those of them read only after their lock. */
+  private readonly locked = new Set<string>();
+  private readonly guarded = new Set<string>();
   private savepoints = 0;
   /** Collections written by this transaction (announced to other processes at commit). */
   readonly changed = new Set<string>();
@@ -84,8 +95,8 @@ export class DbTransaction {
 
   async get<T>(collection: string, id: string): Promise<T | undefined> {
     const [row] = await this.send({ text: `SELECT record, version FROM ${RECORDS} WHERE collection = $1 AND id = $2`, params: [collection, id] });
+    this.remember(collection, id, row ? (row.version as number) : ABSENT);
     if (!row) return undefined;
-    this.versions.set(keyOf(collection, id), row.version as number);
     return JSON.parse(row.record as string) as T;
   }
 
@@ -111,7 +122,7 @@ export class DbTransaction {
     const items: Positioned<T>[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const row = rows[i]!;
-      this.versions.set(keyOf(collection, row.id as string), row.version as number);
+      this.remember(collection, row.id as string, row.version as number);
       items[i] = { record: JSON.parse(row.record as string) as T, position: Number(row.position) };
     }
     return { items, hasMore };
@@ -120,7 +131,7 @@ export class DbTransaction {
   async all<T>(collection: string): Promise<T[]> {
     const rows = await this.send({ text: `SELECT id, record, version FROM ${RECORDS} WHERE collection = $1 ORDER BY position`, params: [collection] });
     return rows.map((row) => {
-      this.versions.set(keyOf(collection, row.id as string), row.version as number);
+      this.remember(collection, row.id as string, row.version as number);
       return JSON.parse(row.record as string) as T;
     });
   }
@@ -141,6 +152,20 @@ export class DbTransaction {
     return row!.is_called ? Number(row!.last_value) : Number(row!.last_value) - 1;
   }
 
+  /**
+   * Notes the version a read saw. The first read of a record counts: at READ COMMITTED a later
+   * read may see another transaction's newer commit, and checking a write against that one would
+   * let a decision made on the first read (a quota check) stand on a value that is gone. A read
+   * that found no record counts too: the record created meanwhile by another transaction is then
+   * a conflict.
+   */
+  private remember(collection: string, id: string, version: number): void {
+    const key = keyOf(collection, id);
+    if (this.versions.has(key)) return;
+    this.versions.set(key, version);
+    if (this.locked.has(key)) this.guarded.add(key);
+  }
+
   async insert(collection: string, id: string, record: unknown, partition = ''): Promise<void> {
     const sequence = await this.sequences.ensure(collection);
     this.changed.add(collection);
@@ -149,6 +174,8 @@ export class DbTransaction {
       params: [collection, id, partition, sequence, JSON.stringify(record) ?? 'null'],
     });
     this.versions.set(keyOf(collection, id), 0);
+    // Nobody else sees a row this transaction inserted until it commits.
+    this.guarded.add(keyOf(collection, id));
   }
 
   async update(collection: string, id: string, record: unknown): Promise<void> {
@@ -158,6 +185,7 @@ export class DbTransaction {
     this.pending.push({
       text: `UPDATE ${RECORDS} SET record = $3, version = version + 1 WHERE collection = $1 AND id = $2 AND ($4::int IS NULL OR version = $4)`,
       params: [collection, id, JSON.stringify(record) ?? 'null', seen ?? null],
+      guarded: this.guarded.has(key),
       check: (rows) => {
         if (rows.count > 0) return;
         if (seen !== undefined) throw new WriteConflict(collection, id);
@@ -172,10 +200,13 @@ export class DbTransaction {
     const seen = this.versions.get(key);
     const rows = await this.send({
       text: `DELETE FROM ${RECORDS} WHERE collection = $1 AND id = $2 AND ($3::int IS NULL OR version = $3) RETURNING 1`,
-      params: [collection, id, seen ?? null],
+      params: [collection, id, seen === ABSENT ? null : (seen ?? null)],
     });
     this.versions.delete(key);
+    // Read as absent, found now: another transaction created it since (this one is undone and runs again).
+    if (seen === ABSENT && rows.length > 0) throw new WriteConflict(collection, id);
     if (rows.length === 0) {
+      if (seen === ABSENT) return false;
       if (seen !== undefined) throw new WriteConflict(collection, id);
       return false;
     }
@@ -186,6 +217,7 @@ export class DbTransaction {
   /** Takes transaction-scoped advisory locks on the records, in key order (no deadlock between two lockers). */
   async lock(collection: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
+    for (const id of ids) this.locked.add(keyOf(collection, id));
     const keys = [...new Set(ids.map((id) => lockKey(collection, id)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
     await this.send({ text: 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, n) ORDER BY n', params: [keys] });
   }
@@ -214,11 +246,18 @@ export class DbTransaction {
     this.release(name);
     // Versions read inside the savepoint may be of rows it wrote; forgetting them only skips checks.
     this.versions.clear();
+    this.guarded.clear();
   }
 
   /** Sends what is queued, `extra` statements (a NOTIFY) and COMMIT; gives the connection back. */
   async commit(extra: Array<{ text: string; params: unknown[] }> = []): Promise<void> {
     try {
+      // Queued writes with a check (first updater wins) go first, on their own: sent in one
+      // pipelined batch with COMMIT, the rest of the transaction would be committed before the
+      // check saw that an update matched no row (a lost update, a quota passed).
+      // Money rows, locked before they were read, are exempt: no other writer can have moved them,
+      // so a send keeps its single round trip.
+      if (this.pending.some((statement) => statement.check && !statement.guarded)) await this.send();
       this.pending.push(...extra);
       await this.send({ text: 'COMMIT', params: [] });
     } catch (error) {
