@@ -5,6 +5,7 @@ import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 import { parseDuration } from '../core/shared/duration.js';
 import { BUILT_IN_EMBEDDERS, type BuiltInEmbedder, type MemoryOptions } from '../core/memory/memory-config.js';
+import { createRequestLogger, LOG_LEVELS, type LogLevel } from '../http/request-log.js';
 
 export { SERVE_USAGE } from './usage.js';
 
@@ -25,6 +26,8 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
   port: number;
   demo: boolean;
   smtp: { host: string; port: number } | null;
+  logLevel: LogLevel;
+  shutdownTimeoutMs: number;
 } {
   const { values } = parseArgs({
     args,
@@ -53,8 +56,13 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
       embedder: { type: 'string' },
       'embedding-model': { type: 'string' },
       'embedding-dtype': { type: 'string', default: 'fp32' },
+      'log-level': { type: 'string', default: 'info' },
+      'shutdown-timeout': { type: 'string', default: '30s' },
     },
   });
+  const logLevel = values['log-level'];
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`--log-level must be ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const shutdownTimeoutMs = parseDuration(checkedDuration('--shutdown-timeout', values['shutdown-timeout']));
   const portText = values.port ?? nonEmpty(env.PORT) ?? '8787';
   const portSource = values.port !== undefined ? '--port' : nonEmpty(env.PORT) !== undefined ? 'PORT' : '--port';
   const port = Number(portText);
@@ -109,7 +117,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
         : {}),
     };
   }
-  return { runtime, host, port, demo: values.demo, smtp };
+  return { runtime, host, port, demo: values.demo, smtp, logLevel: logLevel as LogLevel, shutdownTimeoutMs };
 }
 
 /** @throws Error naming the flag when `text` is not a duration */
@@ -127,7 +135,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   const options = parseServeArgs(args);
   // The data file is opened, checked and locked before anything listens: a bad file never half-starts a server.
   const runtime = await createRuntime({ ...options.runtime, onNotice: out });
-  const server = await serve(runtime, { host: options.host, port: options.port });
+  const log = createRequestLogger({ level: options.logLevel });
+  const server = await serve(runtime, { host: options.host, port: options.port, sinks: [log.sink] });
   let listening;
   try {
     listening = await runtime.listen();
@@ -137,16 +146,21 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     throw error;
   }
   const smtp = listening.find((edge) => edge.name === 'smtp');
-  const stop = async () => {
-    // The areas' listeners (SMTP) are closed by runtime.close().
-    await server.close();
+  const stop = async (signal: string) => {
+    log.logger.info({ signal }, 'stopping: refusing new connections, letting requests in flight finish');
+    // Requests in flight finish and commit first; then the areas stop (the SMTP listener, job
+    // timers, sessions) and every change is saved.
+    const { cut } = await server.shutdown(options.shutdownTimeoutMs);
+    if (cut > 0) log.logger.warn({ cut }, 'requests still running at the shutdown timeout were cut');
     await runtime.close();
+    log.logger.info('stopped');
+    log.flush();
     process.exit(0);
   };
   // Before the first line is printed: whoever reads "listening on" may signal at once, and a
   // signal that arrives before the handlers would kill the process without the graceful close.
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
   out(`listening on ${server.url}`);
   const dashboard = dashboardLine(options.runtime, server.url);
   if (dashboard) out(dashboard);

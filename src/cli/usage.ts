@@ -52,6 +52,10 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        (e.g. all-MiniLM-L6-v2; needs @huggingface/transformers; nothing is
                        downloaded) instead of the built-in embedder
   --embedding-dtype T  weights of --embedding-model: fp32 (default) or q8
+  --log-level L        request log level: fatal, error, warn, info (default; one JSON line
+                       per request on stdout), debug, trace or silent
+  --shutdown-timeout D on SIGTERM or SIGINT, how long requests in flight may take to finish
+                       before they are cut (default 30s)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Help text of `agent-services scenario`. */

@@ -28,6 +28,8 @@ export interface ApiAnswer {
   status: number;
   headers: Readonly<Record<string, string>>;
   body: string | BinaryBody | null;
+  /** The agent the call acted as (request logs and metrics); absent before authentication. */
+  agentId?: string;
 }
 
 /** Content-Type of every JSON answer. */
@@ -47,8 +49,14 @@ export function methodNotAllowed(method: string, allow: string): ApiAnswer {
 /** The 404 of a path that leads nowhere. */
 export const NOT_FOUND: ApiAnswer = errorAnswer(new ApiError('not_found', 'no such route'));
 
-/** The answer of a dispatch result. */
+/** The answer of a dispatch result, naming the agent it acted as when there was one. */
 function answerOf(result: DispatchResult): ApiAnswer {
+  const answer = answerWithoutAgent(result);
+  if (result.agentId !== undefined) answer.agentId = result.agentId;
+  return answer;
+}
+
+function answerWithoutAgent(result: DispatchResult): ApiAnswer {
   const extra = result.headers;
   let hasExtra = false;
   for (const _ in extra) {

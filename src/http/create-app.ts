@@ -10,6 +10,8 @@ import { batchedNodeWriter, toWebResponse, writeNodeAnswer, writeWebResponse } f
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
 import { readNodeBody, readWebBody } from './request-body.js';
+import { noteRequest } from './request-note.js';
+import { operationsPage, OPERATIONS_PATHS } from './operations-pages.js';
 
 /** The HTTP layer of a runtime, for both ways in. */
 export interface HttpApp {
@@ -142,6 +144,7 @@ export function createApp(runtime: Runtime): HttpApp {
   const page = async (request: Request, path: string): Promise<Response> => {
     const head = request.method === 'HEAD';
     try {
+      if (OPERATIONS_PATHS.has(path)) return await operationsPage(runtime, request, path);
       if (path === '/openapi.json') {
         if (request.method !== 'GET' && !head) return toWebResponse(methodNotAllowed(request.method, 'GET, HEAD'), false);
         const baseUrl = runtime.config.baseUrl;
@@ -195,8 +198,12 @@ export function createApp(runtime: Runtime): HttpApp {
       if (!mountFor(path)) {
         const lookup = api.match(method, path);
         if (lookup.kind === 'route') {
+          const route = lookup.route.path;
           api.answer(lookup.route, lookup.params, search, new NodeSource(request)).then(
-            (answer) => writeAnswer(response, answer, head),
+            (answer) => {
+              noteRequest(response, route, answer.agentId ?? null);
+              writeAnswer(response, answer, head);
+            },
             () => response.destroy(),
           );
           return;
@@ -206,7 +213,9 @@ export function createApp(runtime: Runtime): HttpApp {
           return;
         }
       }
-      webRequestOf(request, response, runtime, mountFor(path)?.maxBodyBytes ?? runtime.maxBodyBytes)
+      const mount = mountFor(path);
+      noteRequest(response, mount ? mount.prefix : OPERATIONS_PATHS.has(path) || path === '/openapi.json' ? path : null);
+      webRequestOf(request, response, runtime, mount?.maxBodyBytes ?? runtime.maxBodyBytes)
         .then((webRequest) => web(webRequest, path))
         .then(
           (answer) => writeWebResponse(response, answer, head),

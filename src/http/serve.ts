@@ -2,14 +2,30 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { createApp, underPrefix } from './create-app.js';
+import { RequestTracker, type RequestSink } from './request-telemetry.js';
+
+/** Where and how to listen. */
+export interface ServeOptions {
+  port?: number;
+  host?: string;
+  /** Receive every completed request (the JSON request log, metrics); none by default. */
+  sinks?: readonly RequestSink[];
+}
 
 /** A listening server. */
 export interface RunningServer {
   /** `http://HOST:PORT` it listens on. */
   url: string;
   port: number;
-  /** Stops listening and waits for open connections to end. */
+  /** Stops listening and cuts every open connection at once. */
   close(): Promise<void>;
+  /**
+   * The graceful stop: closes the listener (new connections are refused), lets the requests in
+   * flight finish for up to `timeoutMs` (a request arriving meanwhile on an open keep-alive
+   * connection is answered with `Connection: close`), then cuts whatever is left. Answers how
+   * many requests were cut.
+   */
+  shutdown(timeoutMs: number): Promise<{ cut: number }>;
 }
 
 /** Path of an upgrade request's target (origin-form or absolute-form), or null when unreadable. */
@@ -28,10 +44,20 @@ function upgradePath(target: string): string | null {
  * upgrade is answered 404 and its socket destroyed). Unless the runtime was configured with its
  * URLs, `{base_url}` becomes the listen address.
  */
-export function serve(runtime: Runtime, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+export function serve(runtime: Runtime, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const app = createApp(runtime);
-  const server = createServer((request, response) => app.handle(request, response));
+  const tracker = new RequestTracker(options.sinks ?? []);
+  let stopping = false;
+  const server = createServer((request, response) => {
+    tracker.begin(request, response);
+    if (stopping) {
+      // A keep-alive connection still open during the stop: this answer is its last.
+      response.setHeader('connection', 'close');
+      response.once('close', () => server.closeIdleConnections());
+    }
+    app.handle(request, response);
+  });
   const upgrades = runtime.edges().flatMap((edge) => (edge.kind === 'upgrade' ? [edge] : []));
   server.on('upgrade', (request, socket, head) => {
     const path = upgradePath(request.url ?? '/');
@@ -63,6 +89,19 @@ export function serve(runtime: Runtime, options: { port?: number; host?: string 
             server.close((error) => (error ? fail(error) : done()));
             server.closeAllConnections();
           }),
+        shutdown: async (timeoutMs) => {
+          stopping = true;
+          // Refuses new connections and closes the idle keep-alive ones; busy ones finish their request.
+          server.close();
+          server.closeIdleConnections();
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+          const outcome = await Promise.race([tracker.drained().then(() => 'drained' as const), late]);
+          clearTimeout(timer);
+          const cut = outcome === 'late' ? tracker.pending : 0;
+          server.closeAllConnections();
+          return { cut };
+        },
       });
     });
   });

@@ -45,6 +45,7 @@ import { inProcessTransport } from './in-process-transport.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { ServiceUrls } from './service-urls.js';
 import { SimControl } from './sim-control.js';
+import { checkReadiness, readinessChecks, type Readiness, type ReadinessCheck } from './operations/readiness.js';
 
 /** Where the identity area keeps agents (read by {@link Runtime.actAs}). */
 const AGENTS_COLLECTION = 'agents';
@@ -80,6 +81,8 @@ export class Runtime {
       saver: GroupCommit | null;
       store: Store;
       edges: AreaEdge[];
+      /** What `GET /readyz` asks: the store and each configured real provider. */
+      readinessChecks: ReadinessCheck[];
       /** Aborts every call's signal, then stops the areas in reverse order. */
       stopAreas: () => Promise<void>;
     },
@@ -154,6 +157,14 @@ export class Runtime {
   /** The areas' inbound edges (hosted pages, provider callbacks, WebSocket upgrades), for the HTTP server. */
   edges(): readonly AreaEdge[] {
     return this.parts.edges;
+  }
+
+  /**
+   * Whether the store and every configured real provider (mail relay, carrier, embedding
+   * endpoint) answer now, naming those that do not (`GET /readyz`). Never throws.
+   */
+  readiness(): Promise<Readiness> {
+    return checkReadiness(this.parts.readinessChecks);
   }
 
   /**
@@ -303,5 +314,5 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
     requestDeadlines(options.requestTimeoutMs),
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas });
+  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas, readinessChecks: readinessChecks(container, store) });
 }
