@@ -23,8 +23,8 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --request-timeout D  real-time deadline of each request's outside calls (carriers,
                        runs, fetches; 30s, 2m, 500ms): past it the call is cut off and the
                        request answers 500 internal_error saying so; by default none
-  --admin-token T      require "Authorization: Bearer T" on /_sim
-                       and on the dashboard (/_dashboard?token=T once sets a cookie)
+  --admin-token T      require "Authorization: Bearer T" on /admin/v1 (the operator's API),
+                       /_sim, /metrics and the dashboard (/_dashboard?token=T once sets a cookie)
   --service-domain D   domain of handles and mailboxes (default agents.test)
   --live               real clock and OS randomness instead of the simulation
   --issuer-key FILE    sign credentials with this private Ed25519 JWK (live mode otherwise

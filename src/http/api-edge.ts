@@ -32,6 +32,11 @@ export interface ApiAnswer {
   agentId?: string;
 }
 
+/** Whether a route path is of the simulation control plane. */
+export function isSimPath(path: string): boolean {
+  return path === '/_sim' || path.startsWith('/_sim/');
+}
+
 /** Content-Type of every JSON answer. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
@@ -108,7 +113,9 @@ export class ApiEdge {
   private readonly limits = new Map<RouteDefinition, number>();
 
   constructor(private readonly runtime: Runtime) {
-    const routes = runtime.routes();
+    // DECISIONS.md: live mode keeps no simulation plane; /_sim is not a path there (404 even
+    // with the admin token). In-process operator tools (the dashboard) still reach it.
+    const routes = runtime.mode === 'live' ? runtime.routes().filter((route) => !isSimPath(route.path)) : runtime.routes();
     this.matcher = new RouteMatcher(routes);
     for (const route of routes) this.limits.set(route, Math.max(runtime.maxBodyBytes, route.maxBodyBytes ?? 0));
   }

@@ -5,7 +5,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { UploadedFile } from '../core/api/binary.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import { ApiEdge, errorAnswer, JSON_TYPE, methodNotAllowed, NOT_FOUND, type ApiAnswer, type ApiSource } from './api-edge.js';
+import { ApiEdge, errorAnswer, isSimPath, JSON_TYPE, methodNotAllowed, NOT_FOUND, type ApiAnswer, type ApiSource } from './api-edge.js';
 import { batchedNodeWriter, toWebResponse, writeNodeAnswer, writeWebResponse } from './answers.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
@@ -148,7 +148,10 @@ export function createApp(runtime: Runtime): HttpApp {
       if (path === '/openapi.json') {
         if (request.method !== 'GET' && !head) return toWebResponse(methodNotAllowed(request.method, 'GET, HEAD'), false);
         const baseUrl = runtime.config.baseUrl;
-        if (openApi?.baseUrl !== baseUrl) openApi = { baseUrl, text: JSON.stringify(openApiDocument(runtime.routes(), runtime.config, { adminAccess: runtime.adminAccess })) };
+        if (openApi?.baseUrl !== baseUrl) {
+          const routes = runtime.mode === 'live' ? runtime.routes().filter((route) => !isSimPath(route.path)) : runtime.routes();
+          openApi = { baseUrl, text: JSON.stringify(openApiDocument(routes, runtime.config, { adminAccess: runtime.adminAccess })) };
+        }
         return toWebResponse({ status: 200, headers: { 'content-type': JSON_TYPE }, body: openApi.text }, head);
       }
       return toWebResponse(NOT_FOUND, head);

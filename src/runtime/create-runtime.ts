@@ -11,7 +11,7 @@ import { Store, type StoreView } from '../core/ports/store.js';
 import { ApiError } from '../core/shared/api-error.js';
 import { Dispatcher, type DispatchRequest, type DispatchResult } from '../core/api/dispatcher.js';
 import { parseInput } from '../core/api/validation.js';
-import { createAgentClient, createSimClient, type AgentClient, type SimClient } from './clients.js';
+import { createAdminClient, createAgentClient, createSimClient, type AdminClient, type AgentClient, type SimClient } from './clients.js';
 import { RuntimeSnapshot } from '../core/control/control.schema.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from './agent-creation.js';
@@ -36,6 +36,8 @@ import type { AreaContext, AreaEdge, ListeningEdge } from './areas/area-module.j
 import { HttpClient } from '../core/ports/http-client.js';
 import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
 import { controlHandlers } from './control.handlers.js';
+import { adminHandlers } from './admin/admin.handlers.js';
+import { AgentAdmin } from '../core/identity/agent-admin.service.js';
 import { Faults } from '../core/ports/faults.js';
 import { FaultingStore } from './faults/faulting-store.js';
 import { overlay } from './faults/overlay.js';
@@ -126,6 +128,11 @@ export class Runtime {
   /** An in-process client without a key, for public endpoints. */
   anonymous(): AgentClient {
     return createAgentClient(inProcessTransport(this.dispatcher, null));
+  }
+
+  /** An in-process client of the operator's API `/admin/v1` (passes the admin token when one is set). */
+  adminClient(): AdminClient {
+    return createAdminClient(inProcessTransport(this.dispatcher, this.parts.options.adminToken ?? null));
   }
 
   /** An in-process client of the control plane (passes the admin token when one is set). */
@@ -255,6 +262,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   container.bind(EventLog).toConstantValue(new StoreEventLog(store, container.get(Clock), eventRetentionMs));
   container.bind(Scheduler).toSelf();
   container.bind(IdempotencyKeys).toSelf();
+  container.bind(AgentAdmin).toSelf();
   const areaContext: AreaContext = { container, options, mode, seed };
   for (const area of AREAS) area.bind(areaContext);
   const areaRoutes = startAreas(AREAS, areaContext);
@@ -300,7 +308,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   const adminToken = options.adminToken;
   let faults: Faults | undefined;
   const dispatcher = new Dispatcher(
-    [...controlHandlers(sim), ...withRequestContext(areaRoutes, () => (faults ??= container.get(Faults)).anyArmed(rawStore.view))],
+    [...controlHandlers(sim), ...adminHandlers(sim, container.get(AgentAdmin)), ...withRequestContext(areaRoutes, () => (faults ??= container.get(Faults)).anyArmed(rawStore.view))],
     {
       agentFor: (apiKey) => identity.agentForApiKey(apiKey),
       adminAllowed: (bearer) => {

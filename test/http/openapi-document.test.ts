@@ -91,7 +91,8 @@ describe('the OpenAPI document, generated', () => {
     expect(body('/v1/agent', 'patch').properties.avatar_url.anyOf[0].pattern).toMatch(/^\^\(\?:\[Hh\]\[Tt\]\[Tt\]\[Pp\]\[Ss\]\):\/\//);
     const send = doc.paths['/v1/wallet/send'].post;
     expect(send.responses['402'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['insufficient_funds']);
-    expect(Object.keys(send.responses).sort()).toEqual(['201', '400', '401', '402', '404', '409', '413', '415', '500']);
+    expect(send.responses['403'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['agent_suspended']);
+    expect(Object.keys(send.responses).sort()).toEqual(['201', '400', '401', '402', '403', '404', '409', '413', '415', '500']);
     expect(send.parameters.find((p: any) => p.name === 'Idempotency-Key').schema).toEqual({ type: 'string', minLength: 1, maxLength: 255 });
     expect(Object.keys(doc.paths['/v1/compute/browser/sessions'].post.responses)).toContain('429');
     expect(Object.keys(doc.paths['/files/files/{file_id}'].get.responses['200'].content)).toEqual(['*/*']);

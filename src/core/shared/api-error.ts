@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   content_too_long: 400,
   unauthorized: 401,
   insufficient_funds: 402,
+  agent_suspended: 403,
   not_found: 404,
   recipient_not_found: 404,
   method_not_allowed: 405,
