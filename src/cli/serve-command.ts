@@ -5,6 +5,7 @@ import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 import { parseDuration } from '../core/shared/duration.js';
 import { BUILT_IN_EMBEDDERS, type BuiltInEmbedder, type MemoryOptions } from '../core/memory/memory-config.js';
+import { ServiceMetrics } from '../http/service-metrics.js';
 import { createRequestLogger, LOG_LEVELS, type LogLevel } from '../http/request-log.js';
 
 export { SERVE_USAGE } from './usage.js';
@@ -136,7 +137,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   // The data file is opened, checked and locked before anything listens: a bad file never half-starts a server.
   const runtime = await createRuntime({ ...options.runtime, onNotice: out });
   const log = createRequestLogger({ level: options.logLevel });
-  const server = await serve(runtime, { host: options.host, port: options.port, sinks: [log.sink] });
+  const metrics = new ServiceMetrics(runtime);
+  const server = await serve(runtime, { host: options.host, port: options.port, sinks: [log.sink], metrics });
   let listening;
   try {
     listening = await runtime.listen();
@@ -153,6 +155,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     const { cut } = await server.shutdown(options.shutdownTimeoutMs);
     if (cut > 0) log.logger.warn({ cut }, 'requests still running at the shutdown timeout were cut');
     await runtime.close();
+    metrics.close();
     log.logger.info('stopped');
     log.flush();
     process.exit(0);

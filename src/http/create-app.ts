@@ -12,6 +12,7 @@ import { openApiDocument } from './openapi.js';
 import { readNodeBody, readWebBody } from './request-body.js';
 import { noteRequest } from './request-note.js';
 import { operationsPage, OPERATIONS_PATHS } from './operations-pages.js';
+import type { ServiceMetrics } from './service-metrics.js';
 
 /** The HTTP layer of a runtime, for both ways in. */
 export interface HttpApp {
@@ -129,7 +130,7 @@ class WebSource implements ApiSource {
  * method (405 with `Allow`), bodies that are not JSON (415), oversized bodies (413) and crashes
  * (500), is JSON in the DECISIONS.md shape; no stack trace leaves the process.
  */
-export function createApp(runtime: Runtime): HttpApp {
+export function createApp(runtime: Runtime, options: { metrics?: ServiceMetrics } = {}): HttpApp {
   const api = new ApiEdge(runtime);
   const writeAnswer = batchedNodeWriter();
   const mounts = runtime.edges().flatMap((edge) => (edge.kind === 'http' ? [edge] : []));
@@ -144,7 +145,7 @@ export function createApp(runtime: Runtime): HttpApp {
   const page = async (request: Request, path: string): Promise<Response> => {
     const head = request.method === 'HEAD';
     try {
-      if (OPERATIONS_PATHS.has(path)) return await operationsPage(runtime, request, path);
+      if (OPERATIONS_PATHS.has(path)) return await operationsPage(runtime, request, path, options.metrics);
       if (path === '/openapi.json') {
         if (request.method !== 'GET' && !head) return toWebResponse(methodNotAllowed(request.method, 'GET, HEAD'), false);
         const baseUrl = runtime.config.baseUrl;

@@ -3,13 +3,16 @@ import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { createApp, underPrefix } from './create-app.js';
 import { RequestTracker, type RequestSink } from './request-telemetry.js';
+import type { ServiceMetrics } from './service-metrics.js';
 
 /** Where and how to listen. */
 export interface ServeOptions {
   port?: number;
   host?: string;
-  /** Receive every completed request (the JSON request log, metrics); none by default. */
+  /** Receive every completed request (the JSON request log); none by default. */
   sinks?: readonly RequestSink[];
+  /** Serves `GET /metrics` from these metrics and counts every request in them; no metrics by default. */
+  metrics?: ServiceMetrics;
 }
 
 /** A listening server. */
@@ -46,8 +49,8 @@ function upgradePath(target: string): string | null {
  */
 export function serve(runtime: Runtime, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const app = createApp(runtime);
-  const tracker = new RequestTracker(options.sinks ?? []);
+  const app = createApp(runtime, options.metrics ? { metrics: options.metrics } : {});
+  const tracker = new RequestTracker([...(options.sinks ?? []), ...(options.metrics ? [options.metrics.sink] : [])]);
   let stopping = false;
   const server = createServer((request, response) => {
     tracker.begin(request, response);

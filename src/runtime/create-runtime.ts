@@ -17,7 +17,7 @@ import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from './agent-creation.js';
 import { IdentityService } from '../core/identity/identity.service.js';
 import { IdempotencyKeys } from '../core/services/idempotency.js';
-import { Scheduler } from '../core/services/scheduler.js';
+import { JOBS, Scheduler, type Job } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
 import { parseDuration } from '../core/shared/duration.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
@@ -47,6 +47,7 @@ import { inProcessTransport } from './in-process-transport.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { ServiceUrls } from './service-urls.js';
 import { SimControl } from './sim-control.js';
+import { TransactionTimes } from './operations/transaction-times.js';
 import { checkReadiness, readinessChecks, type Readiness, type ReadinessCheck } from './operations/readiness.js';
 
 /** Where the identity area keeps agents (read by {@link Runtime.actAs}). */
@@ -85,6 +86,8 @@ export class Runtime {
       edges: AreaEdge[];
       /** What `GET /readyz` asks: the store and each configured real provider. */
       readinessChecks: ReadinessCheck[];
+      /** Times the store's transactions for whoever asks (metrics). */
+      transactionTimes: TransactionTimes;
       /** Aborts every call's signal, then stops the areas in reverse order. */
       stopAreas: () => Promise<void>;
     },
@@ -130,6 +133,15 @@ export class Runtime {
     return createAgentClient(inProcessTransport(this.dispatcher, null));
   }
 
+  /**
+   * Whether `bearer` may read operator pages (`/metrics`): anyone when no admin token is
+   * configured, else only a bearer of it (compared in constant time).
+   */
+  adminBearerAllowed(bearer: string | null): boolean {
+    const token = this.parts.options.adminToken;
+    return token === undefined || (bearer !== null && constantTimeEquals(bearer, token));
+  }
+
   /** An in-process client of the operator's API `/admin/v1` (passes the admin token when one is set). */
   adminClient(): AdminClient {
     return createAdminClient(inProcessTransport(this.dispatcher, this.parts.options.adminToken ?? null));
@@ -172,6 +184,31 @@ export class Runtime {
    */
   readiness(): Promise<Readiness> {
     return checkReadiness(this.parts.readinessChecks);
+  }
+
+  /**
+   * The jobs waiting in the store: how many are due now (service time) and how many of each type
+   * wait (mail attempts, webhook retries, SMS and call steps, settlements, idle ends), for the
+   * operators' gauges. Reads every waiting job: cheap, since done jobs are removed.
+   */
+  async scheduledJobs(): Promise<{ due: number; byType: Record<string, number> }> {
+    const nowMs = Date.parse(this.sim.clock().now);
+    let due = 0;
+    const byType: Record<string, number> = {};
+    for (const job of await this.parts.store.view.all<Job>(JOBS)) {
+      if (job.at_ms <= nowMs) due++;
+      byType[job.type] = (byType[job.type] ?? 0) + 1;
+    }
+    return { due, byType };
+  }
+
+  /**
+   * Calls `listener` with the real milliseconds of every store transaction from its start until
+   * it is durable (its commit included), for the store commit latency metric. Costs nothing
+   * until a listener is added.
+   */
+  observeTransactions(listener: (ms: number) => void): void {
+    this.parts.transactionTimes.listen(listener);
   }
 
   /**
@@ -253,7 +290,8 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Requests see the store through the persistence.write faults (a pass-through while none is armed).
   const rawStore: Store = options.store ?? new MemoryStore();
   const faulting = new FaultingStore(rawStore, () => container.get(Faults));
-  const store: Store = overlay(rawStore, { transaction: (fn) => faulting.transaction(fn) });
+  const transactionTimes = new TransactionTimes();
+  const store: Store = overlay(rawStore, { transaction: (fn) => transactionTimes.time(() => faulting.transaction(fn)) });
   if (store.runtimeState && options.persistence) throw new Error('a durable store keeps the state itself; do not also give persistence');
   const eventRetentionMs = options.eventRetention === undefined ? null : parseDuration(options.eventRetention);
   container.bind(Store).toConstantValue(store);
@@ -322,5 +360,5 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
     requestDeadlines(options.requestTimeoutMs),
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas, readinessChecks: readinessChecks(container, store) });
+  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas, readinessChecks: readinessChecks(container, store), transactionTimes });
 }
