@@ -1,141 +1,52 @@
-import { parseArgs } from 'node:util';
 import { createRuntime, DASHBOARD_PATH } from '../index.js';
 import { serve } from '../http/serve.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
-import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
-import { parseDuration } from '../core/shared/duration.js';
-import { BUILT_IN_EMBEDDERS, type BuiltInEmbedder, type MemoryOptions } from '../core/memory/memory-config.js';
+import { resolveServeConfig } from './config/resolve-config.js';
+import { serveSettings, type ServeSettings } from './config/serve-settings.js';
 import { ServiceMetrics } from '../http/service-metrics.js';
-import { createRequestLogger, LOG_LEVELS, type LogLevel } from '../http/request-log.js';
+import { createRequestLogger } from '../http/request-log.js';
 
 export { SERVE_USAGE } from './usage.js';
 
-/** An environment variable's value, or undefined when it is unset or empty. */
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
+/**
+ * Parses `serve`'s settings from the command line, `AGENT_SERVICES_<KEY>` variables and the
+ * config file (`--config FILE`), into runtime and listen options. `--port` and `--host` fall back
+ * on the `PORT` and `HOST` environment variables (as platforms and `npm start` set them), then on
+ * 8787 and 127.0.0.1.
+ * @throws Error listing every bad setting, one a line, each named as it was given
+ */
+export function parseServeArgs(args: string[], env: Readonly<Record<string, string | undefined>> = process.env, readText?: (path: string) => string): ServeSettings {
+  const config = resolveServeConfig(args, { env, ...(readText ? { readText } : {}) });
+  const { settings, errors } = serveSettings(config);
+  const all = [...config.errors, ...errors];
+  if (all.length > 0) throw new Error(all.join('\n'));
+  return settings;
 }
 
 /**
- * Parses `serve` arguments into runtime and listen options. `--port` and `--host` fall back on the
- * `PORT` and `HOST` environment variables (as platforms and `npm start` set them), then on 8787 and
- * 127.0.0.1.
- * @throws Error with a usage message
+ * Builds the providers the settings choose that are not plain runtime options (Twilio, an
+ * OpenAI-compatible embeddings endpoint), loading their code only when chosen.
  */
-export function parseServeArgs(args: string[], env: Readonly<Record<string, string | undefined>> = process.env): {
-  runtime: RuntimeOptions;
-  host: string;
-  port: number;
-  demo: boolean;
-  smtp: { host: string; port: number } | null;
-  logLevel: LogLevel;
-  shutdownTimeoutMs: number;
-} {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      seed: { type: 'string', default: '0' },
-      data: { type: 'string' },
-      'event-retention': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      'admin-token': { type: 'string' },
-      'service-domain': { type: 'string' },
-      live: { type: 'boolean', default: false },
-      demo: { type: 'boolean', default: false },
-      'smtp-port': { type: 'string' },
-      'smtp-host': { type: 'string' },
-      'smtp-auth': { type: 'string' },
-      'smtp-rate': { type: 'string' },
-      'smtp-relay': { type: 'string' },
-      'issuer-key': { type: 'string' },
-      webhook: { type: 'string', multiple: true },
-      sandbox: { type: 'string', default: 'wasm' },
-      browser: { type: 'string', default: 'auto' },
-      chromium: { type: 'string' },
-      embedder: { type: 'string' },
-      'embedding-model': { type: 'string' },
-      'embedding-dtype': { type: 'string', default: 'fp32' },
-      'log-level': { type: 'string', default: 'info' },
-      'shutdown-timeout': { type: 'string', default: '30s' },
-    },
-  });
-  const logLevel = values['log-level'];
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`--log-level must be ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  const shutdownTimeoutMs = parseDuration(checkedDuration('--shutdown-timeout', values['shutdown-timeout']));
-  const portText = values.port ?? nonEmpty(env.PORT) ?? '8787';
-  const portSource = values.port !== undefined ? '--port' : nonEmpty(env.PORT) !== undefined ? 'PORT' : '--port';
-  const port = Number(portText);
-  if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new Error(`${portSource} must be an integer 0..65535, got "${portText}"`);
-  const host = values.host ?? nonEmpty(env.HOST) ?? '127.0.0.1';
-  const browser = values.browser;
-  if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
-  const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
-  if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
-  const embeddingDtype = values['embedding-dtype'];
-  if (embeddingDtype !== 'fp32' && embeddingDtype !== 'q8') throw new Error(`--embedding-dtype must be fp32 or q8, got "${embeddingDtype}"`);
-  const embedder = values.embedder;
-  if (embedder !== undefined && !(BUILT_IN_EMBEDDERS as readonly string[]).includes(embedder)) throw new Error(`--embedder must be ${BUILT_IN_EMBEDDERS.join(', ')}, got "${embedder}"`);
-  const memory: MemoryOptions = {
-    ...(embedder !== undefined ? { embedder: embedder as BuiltInEmbedder } : {}),
-    ...(values['embedding-model'] ? { embeddingModel: { folder: values['embedding-model'], dtype: embeddingDtype } } : {}),
-  };
-  const runtime: RuntimeOptions = {
-    seed,
-    mode: values.live ? 'live' : 'simulated',
-    ...(values['event-retention'] !== undefined ? { eventRetention: checkedDuration('--event-retention', values['event-retention']) } : {}),
-    ...(values['request-timeout'] !== undefined ? { requestTimeoutMs: parseDuration(checkedDuration('--request-timeout', values['request-timeout'])) } : {}),
-    ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
-    ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
-    ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
-    ...(values['issuer-key'] ? { issuerKeyFile: values['issuer-key'] } : {}),
-    ...(values.data !== undefined ? { data: values.data } : {}),
-    ...(Object.keys(memory).length > 0 ? { memory } : {}),
-    compute: { sandbox: values.sandbox },
-    browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
-  };
-  const smtpPort = values['smtp-port'];
-  if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
-  const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? host, port: Number(smtpPort) };
-  const smtpAuth = values['smtp-auth'];
-  const colon = smtpAuth?.indexOf(':') ?? -1;
-  if (smtpAuth !== undefined && (colon <= 0 || colon === smtpAuth.length - 1)) throw new Error('--smtp-auth must be USER:PASSWORD, both non-empty');
-  const smtpRate = values['smtp-rate'];
-  if (smtpRate !== undefined && (!/^\d{1,9}$/.test(smtpRate) || Number(smtpRate) < 1)) throw new Error(`--smtp-rate must be a positive integer (messages a minute per connection), got "${smtpRate}"`);
-  if (!smtp && (smtpAuth !== undefined || smtpRate !== undefined)) throw new Error('--smtp-auth and --smtp-rate need --smtp-port');
-  if (smtp || values['smtp-relay']) {
-    runtime.email = {
-      ...(values['smtp-relay'] ? { relay: values['smtp-relay'] } : {}),
-      ...(smtp
-        ? {
-            smtp: {
-              ...smtp,
-              ...(smtpAuth !== undefined ? { auth: { user: smtpAuth.slice(0, colon), pass: smtpAuth.slice(colon + 1) } } : {}),
-              ...(smtpRate !== undefined ? { maxMessagesPerMinute: Number(smtpRate) } : {}),
-            },
-          }
-        : {}),
-    };
+async function withProviders(settings: ServeSettings): Promise<RuntimeOptions> {
+  const { twilio, openAiEmbeddings } = settings.providers;
+  const providers: NonNullable<RuntimeOptions['providers']> = {};
+  if (twilio) {
+    const { TwilioTelephony } = await import('../providers/telephony/twilio-telephony.js');
+    const { FetchHttpClient } = await import('../providers/http/fetch-http-client.js');
+    providers.telephony = new TwilioTelephony({ accountSid: twilio.accountSid, authToken: twilio.authToken, callbackBaseUrl: twilio.callbackBaseUrl!, httpClient: new FetchHttpClient() });
   }
-  return { runtime, host, port, demo: values.demo, smtp, logLevel: logLevel as LogLevel, shutdownTimeoutMs };
-}
-
-/** @throws Error naming the flag when `text` is not a duration */
-function checkedDuration(flag: string, text: string): string {
-  try {
-    parseDuration(text);
-  } catch (error) {
-    throw new Error(`${flag}: ${(error as Error).message}`);
+  if (openAiEmbeddings) {
+    const { OpenAICompatibleEmbedder } = await import('../providers/embeddings/openai-compatible-embedder.js');
+    providers.embedder = new OpenAICompatibleEmbedder(openAiEmbeddings);
   }
-  return text;
+  return Object.keys(providers).length > 0 ? { ...settings.runtime, providers: { ...settings.runtime.providers, ...providers } } : settings.runtime;
 }
 
 /** Runs `agent-services serve` until SIGINT or SIGTERM. */
 export async function serveCommand(args: string[], out: (line: string) => void): Promise<void> {
   const options = parseServeArgs(args);
   // The data file is opened, checked and locked before anything listens: a bad file never half-starts a server.
-  const runtime = await createRuntime({ ...options.runtime, onNotice: out });
+  const runtime = await createRuntime({ ...(await withProviders(options)), onNotice: out });
   const log = createRequestLogger({ level: options.logLevel });
   const metrics = new ServiceMetrics(runtime);
   const server = await serve(runtime, { host: options.host, port: options.port, sinks: [log.sink], metrics });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -17,8 +17,8 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(t: TestContext, args: string[]) {
-  const run = launch(t, ['serve', '--port', '0', ...args]);
+async function start(t: TestContext, args: string[], env?: Record<string, string>) {
+  const run = launch(t, ['serve', ...(args.includes('--config') ? [] : ['--port', '0']), ...args], env);
   await waitForLine(run, /^listening on .*\n/m, `agent-services serve ${args.join(' ')}`);
   const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(run.stdout())![1]!;
   return { ...run, url };
@@ -66,12 +66,33 @@ describe.concurrent('agent-services serve as a live service', { timeout: CLI_TES
     expect(await second.closed).toBe(0);
   });
 
+  it('serves what a config file sets, an AGENT_SERVICES_ variable overriding it, and never prints the token', async (t) => {
+    const config = path.join(dir, 'live.json');
+    writeFileSync(config, JSON.stringify({ port: 0, seed: 3, service_domain: 'file.example', admin_token: 'file-token-123', live: true }));
+    const server = await start(t, ['--config', config], { AGENT_SERVICES_SERVICE_DOMAIN: 'env.example' });
+    const admin = { authorization: 'Bearer file-token-123', 'content-type': 'application/json', 'x-request-id': 'made-by-test' };
+    const created = await fetch(`${server.url}/admin/v1/agents`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'alice' }) });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ handle: 'alice.env.example' });
+    expect((await fetch(`${server.url}/_sim/clock`, { headers: admin })).status).toBe(404);
+    expect((await fetch(`${server.url}/metrics`, { headers: admin })).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.closed).toBe(0);
+    expect(jsonLines(server.stdout()).find((line) => line.req_id === 'made-by-test')).toMatchObject({ route: '/admin/v1/agents', status: 201 });
+    expect(server.stdout() + server.stderr()).not.toContain('file-token-123');
+
+    const checked = await runToEnd(t, ['config', 'check', '--config', config]);
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(checked.stdout)).toMatchObject({ port: 0, seed: 3, admin_token: '********' });
+    expect(checked.stdout).not.toContain('file-token-123');
+  });
+
   it('refuses a --log-level or --shutdown-timeout it does not know, naming the flag', async (t) => {
     const level = await runToEnd(t, ['serve', '--port', '0', '--log-level', 'loud']);
     expect(level.code).toBe(1);
-    expect(level.stderr).toMatch(/--log-level must be fatal, error, warn, info, debug, trace, silent, got "loud"/);
+    expect(level.stderr).toMatch(/--log-level must be fatal, error, warn, info, debug, trace or silent, got "loud"/);
     const timeout = await runToEnd(t, ['serve', '--port', '0', '--shutdown-timeout', 'soon']);
     expect(timeout.code).toBe(1);
-    expect(timeout.stderr).toMatch(/--shutdown-timeout: expected a duration/);
+    expect(timeout.stderr).toMatch(/--shutdown-timeout must be a duration such as 30s/);
   });
 });

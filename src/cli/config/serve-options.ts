@@ -1,0 +1,87 @@
+import { BUILT_IN_EMBEDDERS } from '../../core/memory/memory-config.js';
+import { LOG_LEVELS } from '../../http/log-levels.js';
+import { choice, duration, flag, integer, list, seedValue, text, type OptionKind, type RawValue } from './option-kinds.js';
+
+/** One setting of `agent-services serve`: a `--flag`, a config file key and an `AGENT_SERVICES_<KEY>` variable at once. */
+export interface ServeOption<T = unknown> {
+  kind: OptionKind<T>;
+  /** One line for `config schema`. */
+  description: string;
+  /** Never printed or logged; may be given as `<key>_file` (a file holding it). */
+  secret?: true;
+  /** The value when no source gives one. */
+  fallback?: RawValue;
+}
+
+function option<T>(kind: OptionKind<T>, description: string, extra: { secret?: true; fallback?: RawValue } = {}): ServeOption<T> {
+  return { kind, description, ...extra };
+}
+
+/** `USER:PASSWORD`, both non-empty. */
+const userPassword = (): OptionKind<{ user: string; pass: string }> => ({
+  ...text(),
+  parse(raw) {
+    const value = String(raw);
+    const colon = value.indexOf(':');
+    if (colon <= 0 || colon === value.length - 1) throw new Error('must be USER:PASSWORD, both non-empty');
+    return { user: value.slice(0, colon), pass: value.slice(colon + 1) };
+  },
+});
+
+/**
+ * Every setting of `serve`, declared once: its key here is the config file's key (snake_case),
+ * its flag is the key in kebab-case (`service_domain` is `--service-domain`) and its variable is
+ * `AGENT_SERVICES_<KEY>`. A flag beats the variable, which beats the file. Add a setting by adding
+ * one entry (and its use in `serve-settings.ts`).
+ */
+export const SERVE_OPTIONS = {
+  host: option(text(), 'Address to listen on (default: $HOST, else 127.0.0.1)'),
+  port: option(integer(0, 65_535), 'Port to listen on; 0 picks a free one (default: $PORT, else 8787)'),
+  seed: option(seedValue(), 'Seed of the simulated world (default 0)', { fallback: '0' }),
+  data: option(text(), 'Keep the world in this SQLite database file'),
+  event_retention: option(duration(), 'Remove events and settled webhook deliveries older than this much service time (30d, 12h)'),
+  request_timeout: option(duration(), "Real-time deadline of each request's outside calls (30s, 500ms)"),
+  admin_token: option(text(), 'Bearer token of /admin/v1, /_sim, /metrics and the dashboard', { secret: true }),
+  service_domain: option(text(), 'Domain of handles and mailboxes (default agents.test)'),
+  base_url: option(text(), 'The public URL of the service, {base_url} (default: the listen address)'),
+  live: option(flag(), 'Real clock and OS randomness instead of the simulation', { fallback: false }),
+  demo: option(flag(), 'Create a demo agent and print its API key', { fallback: false }),
+  issuer_key: option(text(), 'A private Ed25519 JWK file that signs credentials'),
+  smtp_port: option(integer(0, 65_535), 'Also accept mail for the agents over SMTP on this port'),
+  smtp_host: option(text(), 'Address of the SMTP listener (default: host)'),
+  smtp_auth: option(userPassword(), 'USER:PASSWORD of the one SMTP AUTH account', { secret: true }),
+  smtp_rate: option(integer(1, 999_999_999, 'a positive integer (messages a minute per connection)'), 'At most this many messages a minute on one SMTP connection'),
+  smtp_relay: option(text(), 'Send mail for outside addresses through this relay: smtp://user:pass@host:587 or smtps://...', { secret: true }),
+  webhook: option(list(), 'Deliver every webhook event to URL=SECRET (a list)', { secret: true }),
+  sandbox: option(choice(['wasm', 'bubblewrap']), 'Where compute runs execute', { fallback: 'wasm' }),
+  browser: option(choice(['auto', 'chromium', 'simulated']), 'Which browser runs sessions', { fallback: 'auto' }),
+  chromium: option(text(), 'The Chromium binary'),
+  embedder: option(choice(BUILT_IN_EMBEDDERS), 'The built-in memory embedder'),
+  embedding_model: option(text(), 'A local sentence-transformers ONNX model directory for memories'),
+  embedding_dtype: option(choice(['fp32', 'q8']), 'Weights of embedding_model', { fallback: 'fp32' }),
+  openai_embeddings_url: option(text(), 'An OpenAI-compatible embeddings endpoint for memories (https://api.openai.com, an Ollama or vLLM server)'),
+  openai_embeddings_model: option(text(), 'The model of openai_embeddings_url (text-embedding-3-small)'),
+  openai_embeddings_key: option(text(), 'The API key of openai_embeddings_url', { secret: true }),
+  twilio_account_sid: option(text(), 'The Twilio account (AC...) that carries SMS and calls'),
+  twilio_auth_token: option(text(), 'The auth token of twilio_account_sid', { secret: true }),
+  twilio_callback_url: option(text(), 'Where Twilio reaches this service (default: base_url); callbacks go to /_twilio'),
+  twilio_numbers: option(list(), 'The Twilio numbers new agents get, in order (E.164; creation answers 409 when all are taken)'),
+  log_level: option(choice(LOG_LEVELS), 'Request log level (info writes one JSON line per request)', { fallback: 'info' }),
+  shutdown_timeout: option(duration(), 'How long requests in flight may finish after SIGTERM or SIGINT', { fallback: '30s' }),
+} satisfies Record<string, ServeOption<any>>;
+
+/** A setting's key. */
+export type ServeKey = keyof typeof SERVE_OPTIONS;
+
+/** The typed value of every setting that has one. */
+export type ServeValues = { [K in ServeKey]?: ReturnType<(typeof SERVE_OPTIONS)[K]['kind']['parse']> };
+
+/** The flag of a key: `service_domain` → `service-domain`. */
+export function flagOf(key: string): string {
+  return key.replaceAll('_', '-');
+}
+
+/** The environment variable of a key: `service_domain` → `AGENT_SERVICES_SERVICE_DOMAIN`. */
+export function variableOf(key: string): string {
+  return `AGENT_SERVICES_${key.toUpperCase()}`;
+}
