@@ -63,13 +63,20 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     log.logger.info({ signal }, 'stopping: refusing new connections, letting requests in flight finish');
     // Requests in flight finish and commit first; then the areas stop (the SMTP listener, job
     // timers, sessions) and every change is saved.
-    const { cut } = await server.shutdown(options.shutdownTimeoutMs);
-    if (cut > 0) log.logger.warn({ cut }, 'requests still running at the shutdown timeout were cut');
-    await runtime.close();
-    metrics.close();
-    log.logger.info('stopped');
+    let code = 0;
+    try {
+      const { cut } = await server.shutdown(options.shutdownTimeoutMs);
+      if (cut > 0) log.logger.warn({ cut }, 'requests still running at the shutdown timeout were cut');
+      await runtime.close();
+      metrics.close();
+      log.logger.info('stopped');
+    } catch (error) {
+      // A stop that could not save everything says so and exits non-zero, rather than hanging.
+      code = 1;
+      log.logger.error({ error: (error as Error)?.message ?? String(error) }, 'the stop failed');
+    }
     log.flush();
-    process.exit(0);
+    process.exit(code);
   };
   // Before the first line is printed: whoever reads "listening on" may signal at once, and a
   // signal that arrives before the handlers would kill the process without the graceful close.

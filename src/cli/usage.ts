@@ -20,8 +20,9 @@ export const CONFIG_USAGE = `Usage: agent-services config schema
 
 Every serve option is a config file key in snake_case (--service-domain is service_domain) and an
 AGENT_SERVICES_<KEY> variable. A flag beats the variable, which beats the file. A secret (admin_token,
-smtp_auth, smtp_relay, webhook, twilio_auth_token, openai_embeddings_key) may be given as <key>_file
-in the file or AGENT_SERVICES_<KEY>_FILE: a file holding it (a trailing newline is dropped).
+smtp_auth, smtp_relay, webhook, twilio_auth_token, openai_embeddings_key, card_vault_key) may be
+given as <key>_file in the file or AGENT_SERVICES_<KEY>_FILE: a file holding it (a trailing newline
+is dropped).
 See docs/operating.md.`;
 
 /** Help text of `agent-services serve`. */
@@ -81,6 +82,10 @@ export const SERVE_USAGE = `Usage: agent-services serve [--config FILE] [options
                        answers 409 conflict once every one is taken)
   --openai-embeddings-url URL, --openai-embeddings-model M, --openai-embeddings-key K
                        embed memories with an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM)
+  --card-vault-key K   AES-256 key (64 hex digits or base64 of 32 bytes) of the vault that keeps
+                       a new card's number, CVV and billing address until the dashboard shows
+                       them once (simulation: derived from the seed; live without it: a key
+                       per process)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Help text of `agent-services scenario`. */

@@ -38,6 +38,8 @@ import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
 import { controlHandlers } from './control.handlers.js';
 import { adminHandlers } from './admin/admin.handlers.js';
 import { AgentAdmin } from '../core/identity/agent-admin.service.js';
+import { CardService } from '../core/wallet/card.service.js';
+import type { CardSecret } from '../core/ports/card-vault.js';
 import { Faults } from '../core/ports/faults.js';
 import { FaultingStore } from './faults/faulting-store.js';
 import { overlay } from './faults/overlay.js';
@@ -86,6 +88,8 @@ export class Runtime {
       edges: AreaEdge[];
       /** What `GET /readyz` asks: the store and each configured real provider. */
       readinessChecks: ReadinessCheck[];
+      /** Shows a new card's details once (the dashboard's card page). */
+      revealCard: (cardId: string) => Promise<CardSecret | null>;
       /** Times the store's transactions for whoever asks (metrics). */
       transactionTimes: TransactionTimes;
       /** Aborts every call's signal, then stops the areas in reverse order. */
@@ -140,6 +144,15 @@ export class Runtime {
   adminBearerAllowed(bearer: string | null): boolean {
     const token = this.parts.options.adminToken;
     return token === undefined || (bearer !== null && constantTimeEquals(bearer, token));
+  }
+
+  /**
+   * A card's full number, CVV, expiry and billing address the first time they are asked for after
+   * its creation, then null: for the operator's dashboard only (no API route, event, log line or
+   * snapshot holds them in clear).
+   */
+  revealCardOnce(cardId: string): Promise<CardSecret | null> {
+    return this.parts.revealCard(cardId);
   }
 
   /** An in-process client of the operator's API `/admin/v1` (passes the admin token when one is set). */
@@ -360,5 +373,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
     requestDeadlines(options.requestTimeoutMs),
   );
 
-  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas, readinessChecks: readinessChecks(container, store), transactionTimes });
+  return new Runtime({ options, config, dispatcher, sim, saver, store, edges, stopAreas, readinessChecks: readinessChecks(container, store), transactionTimes,
+    revealCard: (cardId) => container.get(CardService).revealOnce(cardId),
+  });
 }

@@ -28,6 +28,17 @@ const userPassword = (): OptionKind<{ user: string; pass: string }> => ({
   },
 });
 
+/** 32 bytes as 64 hexadecimal digits or base64, kept as written (the vault decodes it). */
+const vaultKey = (): OptionKind<string> => ({
+  ...text(),
+  parse(raw) {
+    const value = String(raw).trim();
+    const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? 32 : /^[A-Za-z0-9+/]{43}=?$/.test(value) ? Buffer.from(value, 'base64').length : 0;
+    if (bytes !== 32) throw new Error('must be 32 bytes as 64 hexadecimal digits or base64 (openssl rand -base64 32)');
+    return value;
+  },
+});
+
 /**
  * Every setting of `serve`, declared once: its key here is the config file's key (snake_case),
  * its flag is the key in kebab-case (`service_domain` is `--service-domain`) and its variable is
@@ -66,6 +77,7 @@ export const SERVE_OPTIONS = {
   twilio_auth_token: option(text(), 'The auth token of twilio_account_sid', { secret: true }),
   twilio_callback_url: option(text(), 'Where Twilio reaches this service (default: base_url); callbacks go to /_twilio'),
   twilio_numbers: option(list(), 'The Twilio numbers new agents get, in order (E.164; creation answers 409 when all are taken)'),
+  card_vault_key: option(vaultKey(), "AES-256 key of the card vault that keeps a new card's details until the dashboard shows them once: 64 hex digits or base64 of 32 bytes (openssl rand -base64 32)", { secret: true }),
   log_level: option(choice(LOG_LEVELS), 'Request log level (info writes one JSON line per request)', { fallback: 'info' }),
   shutdown_timeout: option(duration(), 'How long requests in flight may finish after SIGTERM or SIGINT', { fallback: '30s' }),
 } satisfies Record<string, ServeOption<any>>;

@@ -53,6 +53,7 @@ export function serveSettings(config: ResolvedConfig): { settings: ServeSettings
     ...(v.event_retention !== undefined ? { eventRetention: v.event_retention } : {}),
     ...(v.request_timeout !== undefined ? { requestTimeoutMs: parseDuration(v.request_timeout) } : {}),
     ...(v.admin_token !== undefined ? { adminToken: v.admin_token } : {}),
+    ...(v.card_vault_key !== undefined ? { cardVaultKey: v.card_vault_key } : {}),
     ...(v.service_domain !== undefined ? { serviceDomain: v.service_domain } : {}),
     ...(v.base_url !== undefined ? { baseUrl: v.base_url } : {}),
     ...(webhooks.length > 0 ? { webhooks } : {}),
