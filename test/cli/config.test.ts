@@ -121,3 +121,19 @@ describe('agent-services config check', () => {
     expect(stderr).not.toContain('u:p');
   });
 });
+
+describe('the production file of docs/operating.md', () => {
+  it('passes config check as written (its secret files stood in for)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../docs/operating.md', import.meta.url), 'utf8');
+    const block = /```json\n(\{\n {2}"\$schema"[\s\S]*?\n\})\n```/.exec(doc)![1]!;
+    const credentials = '/run/credentials/agent-services.service/';
+    for (const [name, value] of [['admin_token', 'tok'], ['card_vault_key', 'ab'.repeat(32)], ['smtp_relay', 'smtp://u:p@relay.example:587'], ['twilio_auth_token', 'tw'], ['openai_key', 'sk-x']] as const) {
+      file(name, `${value}\n`);
+    }
+    const at = file('production.json', block.replaceAll(credentials, `${dir}/`));
+    const { code, stdout, stderr } = config(['check', '--config', at]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toMatchObject({ live: true, admin_token: '********', twilio_numbers: ['+14155552671', '+14155552672', '+14155552673'] });
+  });
+});

@@ -24,17 +24,18 @@ const KEYS = Object.keys(SERVE_OPTIONS) as ServeKey[];
 const OPTION = (key: ServeKey): ServeOption => SERVE_OPTIONS[key] as ServeOption;
 
 /**
- * The config file's schema: every key of {@link SERVE_OPTIONS} with its JSON type, and for each
- * secret `<key>_file` (a file holding it). Unknown keys are refused.
+ * The config file's schema: every key of {@link SERVE_OPTIONS} with its JSON type, for each
+ * secret `<key>_file` (a file holding it), and `$schema` for editors. Unknown keys are refused.
  */
 export const CONFIG_FILE_SCHEMA = z.strictObject(
-  Object.fromEntries(
-    KEYS.flatMap((key) => {
+  Object.fromEntries([
+    ['$schema', z.string().optional().describe('The JSON Schema this file follows (for editors; ignored)')] as [string, z.ZodType],
+    ...KEYS.flatMap((key) => {
       const option = OPTION(key);
       const entry: [string, z.ZodType] = [key, option.kind.json.optional().describe(option.description + (option.secret ? ' (a secret: never printed)' : ''))];
       return option.secret ? [entry, [`${key}_file`, z.string().min(1).optional().describe(`A file holding ${key} (a trailing newline is dropped)`)] as [string, z.ZodType]] : [entry];
     }),
-  ),
+  ]),
 );
 
 /** The JSON Schema of the config file (zod 4's own conversion), for `agent-services config schema`. */
