@@ -145,3 +145,30 @@ describe('the admin API /admin/v1', () => {
     expect((await call('GET', '/admin/v1/agents')).body!.agents.map((agent: { name: string }) => agent.name)).toEqual(['ben', 'ann']);
   });
 });
+
+describe('keys stored before keys were managed', () => {
+  it('follow their agent: suspended with it, ended by its first rotation', async () => {
+    const { MemoryStore } = await import('../../src/providers/store/memory-store.js');
+    const { sha256Hex } = await import('../../src/core/shared/json.js');
+    const store = new MemoryStore();
+    const runtime = await createRuntime({ seed: 1, store });
+    try {
+      const admin = runtime.adminClient();
+      const alice = await admin.createAgent({ name: 'alice' });
+      // A key as the store held them before: only the agent id, in no agent's partition.
+      const legacy = 'sk_legacy_key_of_an_older_world_0000000000';
+      await store.transaction(async (tx) => tx.insert('api_keys', sha256Hex(legacy), { agent_id: alice.agent_id }));
+      const profile = () => runtime.agent(legacy).identity.getProfile();
+      await expect(profile()).resolves.toMatchObject({ agent_id: alice.agent_id });
+      await admin.suspendAgent(alice.agent_id);
+      await expect(profile()).rejects.toMatchObject({ status: 403, code: 'agent_suspended' });
+      await admin.resumeAgent(alice.agent_id);
+      await admin.createKey(alice.agent_id, { grace_seconds: 60 });
+      await expect(profile()).resolves.toMatchObject({ agent_id: alice.agent_id });
+      await runtime.sim.advance({ seconds: 60 });
+      await expect(profile()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    } finally {
+      await runtime.close();
+    }
+  });
+});

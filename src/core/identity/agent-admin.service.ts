@@ -77,6 +77,8 @@ export class AgentAdmin {
       const keys = await this.keys(tx, agentId);
       if (keys.length >= MAX_KEYS) throw new ApiError('conflict', `the agent already holds ${MAX_KEYS} keys; revoke some first`);
       const endMs = nowMs + graceSeconds * 1000;
+      // Keys stored before keys were managed cannot be listed; they end with the others.
+      if (agent.legacy_keys_end_ms === undefined || agent.legacy_keys_end_ms > endMs) await tx.update(AGENTS, agentId, { ...agent, legacy_keys_end_ms: endMs });
       for (const [hash, key] of keys) {
         if (graceSeconds === 0) await tx.remove(KEYS, hash);
         else if (key.expires_ms === undefined || key.expires_ms === null || key.expires_ms > endMs) await tx.update(KEYS, hash, { ...key, expires_ms: endMs, expires_at: toIso(endMs) });

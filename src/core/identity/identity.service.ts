@@ -44,6 +44,8 @@ export interface AgentRecord {
   created_ms: number;
   /** Set while the operator has suspended the agent (live admin API); absent when active. */
   suspended?: boolean;
+  /** When keys stored before keys were managed stop working (set by the first rotation); absent while they work. */
+  legacy_keys_end_ms?: number;
 }
 
 /**
@@ -136,8 +138,23 @@ export class IdentityService {
     }
     const key = await this.store.view.get<ApiKeyRecord>(KEYS, hash);
     if (!key || !keyLive(key, this.clock.now())) return undefined;
+    if (key.key_hash === undefined) return this.legacyKeyAgent(key.agent_id);
     if (key.suspended) throw new ApiError('agent_suspended', 'this agent is suspended by the operator');
     return key.agent_id;
+  }
+
+  /**
+   * The agent of a key stored before keys were managed (its record holds only `agent_id`, in no
+   * agent's partition, so the admin API cannot list it): it follows its agent's record, which
+   * says whether the agent is suspended and when a rotation ended such keys.
+   * @throws ApiError 403 agent_suspended
+   */
+  private async legacyKeyAgent(agentId: string): Promise<string | undefined> {
+    const agent = await this.store.view.get<AgentRecord>(AGENTS, agentId);
+    if (!agent) return undefined;
+    if (agent.legacy_keys_end_ms !== undefined && this.clock.now() >= agent.legacy_keys_end_ms) return undefined;
+    if (agent.suspended) throw new ApiError('agent_suspended', 'this agent is suspended by the operator');
+    return agentId;
   }
 
   /** The stored agent, for other areas. @throws ApiError 404 not_found */
