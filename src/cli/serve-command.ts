@@ -80,8 +80,19 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   };
   // Before the first line is printed: whoever reads "listening on" may signal at once, and a
   // signal that arrives before the handlers would kill the process without the graceful close.
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second signal while requests are still finishing: the operator wants it gone now.
+      log.logger.warn({ signal }, 'second signal: stopping at once');
+      log.flush();
+      process.exit(1);
+    }
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   out(`listening on ${server.url}`);
   const dashboard = dashboardLine(options.runtime, server.url);
   if (dashboard) out(dashboard);
