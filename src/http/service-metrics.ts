@@ -1,9 +1,9 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { ServiceEvent } from '../core/ports/event-log.js';
 import { OUTBOUND_ATTEMPT_JOB } from '../core/email/outbound.js';
 import { DELIVERY_JOB } from '../core/webhooks/webhook-types.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import { RequestMetrics } from './request-metrics.js';
+import { PlainCounter, PlainHistogram, RequestMetrics } from './plain-metrics.js';
 import type { CompletedRequest, RequestSink } from './request-telemetry.js';
 
 /** Latency buckets of requests and store transactions, in seconds: 0.5 ms to 10 s. */
@@ -29,9 +29,9 @@ const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly requests: RequestMetrics;
-  private readonly runs: Counter<'runtime' | 'exit'>;
+  private readonly runs: PlainCounter<'runtime' | 'exit'>;
   private readonly sessions: Gauge;
-  private readonly transfers: Counter<'rail' | 'direction' | 'status'>;
+  private readonly transfers: PlainCounter<'rail' | 'direction' | 'status'>;
   /** Rail and direction of history records still pending, by agent and transaction id (their settling event repeats neither). */
   private readonly pendingRails = new Map<string, { rail: string; direction: string }>();
   private unsubscribe: (() => void) | undefined;
@@ -75,20 +75,15 @@ export class ServiceMetrics {
         this.set((await jobs()).byType[DELIVERY_JOB] ?? 0);
       },
     });
-    this.runs = new Counter({ name: 'agent_services_sandbox_runs_total', help: 'Compute runs finished, by runtime and exit code', labelNames: ['runtime', 'exit'], registers });
+    this.runs = new PlainCounter(this.registry, 'agent_services_sandbox_runs_total', 'Compute runs finished, by runtime and exit code', ['runtime', 'exit']);
     this.sessions = new Gauge({ name: 'agent_services_browser_sessions_open', help: 'Browser sessions open in this process', registers });
-    this.transfers = new Counter({
-      name: 'agent_services_transfers_total',
-      help: 'Wallet history records reaching a status (pending, confirmed, failed), by rail (a chain, a bank scheme: iban or aba, or internal: book transfers, card charges, funding) and direction (a book transfer is one of each)',
-      labelNames: ['rail', 'direction', 'status'],
-      registers,
-    });
-    const commits = new Histogram({
-      name: 'agent_services_store_commit_seconds',
-      help: 'Time of each store transaction from its start until it is durable (its commit included)',
-      buckets: SECONDS_BUCKETS,
-      registers,
-    });
+    this.transfers = new PlainCounter(
+      this.registry,
+      'agent_services_transfers_total',
+      'Wallet history records reaching a status (pending, confirmed, failed), by rail (a chain, a bank scheme: iban or aba, or internal: book transfers, card charges, funding) and direction (a book transfer is one of each)',
+      ['rail', 'direction', 'status'],
+    );
+    const commits = new PlainHistogram(this.registry, 'agent_services_store_commit_seconds', 'Time of each store transaction from its start until it is durable (its commit included)', SECONDS_BUCKETS);
     runtime.observeTransactions((ms) => commits.observe(ms / 1000));
     this.unsubscribe = runtime.sim.subscribe((event) => this.onEvent(event));
   }
