@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- http [--duration S] [--connections N] [--rounds R] [--starts N] [--only get|post]`: requests per
+ * `npm run bench -- http [--duration S] [--connections N] [--rounds R] [--starts N] [--only get|post] [--roles a,b]`: requests per
  * second of the HTTP server against a bare `node:http` floor, in the same run, on the same
  * machine, with autocannon:
  *
@@ -18,6 +18,11 @@
  *   reaches on this machine. Its CPU per request grows by more than N, since the busier a server
  *   is, the more each of its socket calls costs (the client is less often already awake).
  *
+ * - The server as `agent-services serve` operates it: one pino JSON line per request on stdout
+ *   and the Prometheus metrics counting every request.
+ *   Its cost against the plain server is printed (goal: at most 10% of throughput).
+ *
+ * `--roles server,operated` runs only the targets named (the floor always runs).
  * Each target runs in its own child process (one core for it, one for autocannon); floor and
  * server alternate round by round and the median of the rounds is compared. Besides requests per
  * second, each target's CPU time per request (user + system, from the child's own
@@ -42,7 +47,7 @@ interface TargetInfo {
   sent: string;
 }
 
-type Role = 'server' | 'floor' | 'grouped' | 'dispatch' | 'busy';
+type Role = 'server' | 'operated' | 'floor' | 'grouped' | 'dispatch' | 'busy';
 
 const SEND_BODY = JSON.stringify({ to: 'bob', amount: '0.01', asset: 'usd' });
 
@@ -95,6 +100,18 @@ async function startTarget(role: Role): Promise<void> {
   if (role === 'server') {
     const { serve } = await built();
     url = (await serve(world.runtime, { port: 0 })).url;
+  } else if (role === 'operated') {
+    // As `serve` runs it: request lines through pino to stdout (a pipe the parent drains, as a
+    // journal or a container runtime reads a service's stdout) and the metrics counting and
+    // timing every request.
+    const { serve } = await built();
+    const dist = (file: string) => new URL(`../dist/http/${file}`, import.meta.url).href;
+    const { createRequestLogger } = (await import(dist('request-log.js'))) as typeof import('../src/http/request-log.js');
+    const { ServiceMetrics } = (await import(dist('service-metrics.js'))) as typeof import('../src/http/service-metrics.js');
+    // `HTTP_BENCH_OPERATED=logs` or `metrics` measures one of the two alone.
+    const parts = (process.env.HTTP_BENCH_OPERATED ?? 'logs,metrics').split(',');
+    const log = createRequestLogger();
+    url = (await serve(world.runtime, { port: 0, sinks: parts.includes('logs') ? [log.sink] : [], ...(parts.includes('metrics') ? { metrics: new ServiceMetrics(world.runtime) } : {}) })).url;
   } else if (role === 'floor' || role === 'grouped' || role === 'busy') {
     // The floor answers the same bytes, reading and parsing the POST body as any JSON server must;
     // the busy floor spins a fixed CPU time per request first; the grouped floor writes its
@@ -155,11 +172,16 @@ async function spawnTarget(role: Role, workUs = 0): Promise<{ child: ChildProces
   });
   const info = await new Promise<TargetInfo>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       out += chunk.toString();
-      const line = out.split('\n').find((candidate) => candidate.startsWith('{'));
-      if (line) resolve(JSON.parse(line) as TargetInfo);
-    });
+      const line = out.split('\n').find((candidate) => candidate.startsWith('{"url"'));
+      if (!line) return;
+      // What follows (the operated target's request log) is read and dropped.
+      child.stdout!.off('data', read);
+      child.stdout!.resume();
+      resolve(JSON.parse(line) as TargetInfo);
+    };
+    child.stdout!.on('data', read);
     child.once('exit', (code) => reject(new Error(`${role} target exited (${code}) before it listened`)));
   });
   return { child, info };
@@ -271,7 +293,9 @@ export async function run(args: string[]): Promise<void> {
   await ensureBuilt();
   if (starts > 0) await startTimes(starts);
 
-  const roles: Role[] = ['floor', 'server', 'grouped', 'dispatch', ...(workUs > 0 ? (['busy'] as const) : [])];
+  const allRoles: Role[] = ['floor', 'server', 'operated', 'grouped', 'dispatch', ...(workUs > 0 ? (['busy'] as const) : [])];
+  const named = args.includes('--roles') ? args[args.indexOf('--roles') + 1]!.split(',') : undefined;
+  const roles = named ? allRoles.filter((role) => role === 'floor' || named.includes(role)) : allRoles;
   const targets = await Promise.all(roles.map(async (role) => [role, await spawnTarget(role, workUs)] as const));
   const byRole = Object.fromEntries(targets) as Record<Role, { child: ChildProcess; info: TargetInfo }>;
   try {
@@ -281,8 +305,8 @@ export async function run(args: string[]): Promise<void> {
       if (only && load.method !== only) continue;
       // A short warm-up, so the JIT has seen the paths before anything is counted.
       for (const role of roles) await rate(byRole[role], load, connections, 2);
-      const rates: Record<Role, number[]> = { floor: [], server: [], grouped: [], dispatch: [], busy: [] };
-      const cpus: Record<Role, number[]> = { floor: [], server: [], grouped: [], dispatch: [], busy: [] };
+      const rates: Record<Role, number[]> = { floor: [], server: [], operated: [], grouped: [], dispatch: [], busy: [] };
+      const cpus: Record<Role, number[]> = { floor: [], server: [], operated: [], grouped: [], dispatch: [], busy: [] };
       for (let round = 0; round < rounds; round++) {
         for (const role of roles) {
           const measured = await rate(byRole[role], load, connections, duration);
@@ -301,10 +325,21 @@ export async function run(args: string[]): Promise<void> {
       };
       console.log(`  ${name}`);
       row('bare node:http floor', 'floor', '');
-      row('agent-services server', 'server', ` (goal >= ${goal}x)`);
-      row('floor, answers grouped', 'grouped', ' (the floor written as the server writes)');
-      row('runtime.dispatch, bare edge', 'dispatch', ' (reference)');
-      if (rates.busy.length > 0) row(`floor + ${workUs} µs CPU/request`, 'busy', ' (scale)');
+      const ran = (role: Role) => rates[role].length > 0;
+      if (ran('server')) row('agent-services server', 'server', ` (goal >= ${goal}x)`);
+      if (ran('operated')) row('server + JSON logs + metrics', 'operated', ' (as `serve` runs it)');
+      if (ran('grouped')) row('floor, answers grouped', 'grouped', ' (the floor written as the server writes)');
+      if (ran('dispatch')) row('runtime.dispatch, bare edge', 'dispatch', ' (reference)');
+      if (ran('busy')) row(`floor + ${workUs} µs CPU/request`, 'busy', ' (scale)');
+      if (ran('server') && ran('operated')) {
+        // Each round's own ratio, then their median: the two ran back to back in every round.
+        const throughput = median(rates.operated.map((value, index) => value / rates.server[index]!));
+        const cpu = median(cpus.operated.map((value, index) => value / cpus.server[index]!));
+        console.log(
+          `    logs + metrics: ${throughput.toFixed(3)}x the plain server's req/s (cost ${((1 - throughput) * 100).toFixed(1)}%), ` +
+            `${cpu.toFixed(3)}x its CPU per request (cost ${((cpu - 1) * 100).toFixed(1)}%); goal: cost <= 10%`,
+        );
+      }
     }
   } finally {
     for (const { child } of targets.map(([, target]) => target)) child.kill('SIGKILL');

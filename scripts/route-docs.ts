@@ -8,14 +8,14 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES } from '../src/runtime/clients.js';
+import { ADMIN_ROUTE_TABLE, AGENT_ROUTE_TABLES, SIM_ROUTE_TABLES } from '../src/runtime/clients.js';
 import type { RouteTable } from '../src/core/api/route-client.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const write = process.argv.includes('--write');
 
 const docs = new Map<string, string>();
-for (const table of [...Object.values(AGENT_ROUTE_TABLES), ...SIM_ROUTE_TABLES] as RouteTable[]) {
+for (const table of [...Object.values(AGENT_ROUTE_TABLES), ...SIM_ROUTE_TABLES, ADMIN_ROUTE_TABLE] as RouteTable[]) {
   for (const route of Object.values(table)) docs.set(route.id, `${route.summary} \`${route.method} ${route.path}\``);
 }
 

@@ -10,6 +10,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const print = (line: string) => process.stdout.write(`${line}\n`);
   if (command === 'mcp') return (await import('./mcp-command.js')).mcpMain(rest, print);
+  if (command === 'config') return (await import('./config-command.js')).configMain(rest, print, (line) => process.stderr.write(`${line}\n`));
   if (command === 'scenario') return (await import('./scenario-command.js')).scenarioMain(rest, print);
   if (command === 'conformance') {
     if (rest.includes('--help') || rest.includes('-h')) {

@@ -1,153 +1,55 @@
-import { parseArgs } from 'node:util';
 import { createRuntime, DASHBOARD_PATH } from '../index.js';
 import { serve } from '../http/serve.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
-import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
-import { parseDuration } from '../core/shared/duration.js';
-import { dkimFlags, MAIL_FLAGS, smtpMailFlags } from './mail-flags.js';
-import { BUILT_IN_EMBEDDERS, type BuiltInEmbedder, type MemoryOptions } from '../core/memory/memory-config.js';
+import { resolveServeConfig } from './config/resolve-config.js';
+import { serveSettings, type ServeSettings } from './config/serve-settings.js';
+import { ServiceMetrics } from '../http/service-metrics.js';
+import { createRequestLogger } from '../http/request-log.js';
 
 export { SERVE_USAGE } from './usage.js';
 
-/** An environment variable's value, or undefined when it is unset or empty. */
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
+/**
+ * Parses `serve`'s settings from the command line, `AGENT_SERVICES_<KEY>` variables and the
+ * config file (`--config FILE`), into runtime and listen options. `--port` and `--host` fall back
+ * on the `PORT` and `HOST` environment variables (as platforms and `npm start` set them), then on
+ * 8787 and 127.0.0.1.
+ * @throws Error listing every bad setting, one a line, each named as it was given
+ */
+export function parseServeArgs(args: string[], env: Readonly<Record<string, string | undefined>> = process.env, readText?: (path: string) => string): ServeSettings {
+  const config = resolveServeConfig(args, { env, ...(readText ? { readText } : {}) });
+  const { settings, errors } = serveSettings(config);
+  const all = [...config.errors, ...errors];
+  if (all.length > 0) throw new Error(all.join('\n'));
+  return settings;
 }
 
 /**
- * Parses `serve` arguments into runtime and listen options. `--port` and `--host` fall back on the
- * `PORT` and `HOST` environment variables (as platforms and `npm start` set them), then on 8787 and
- * 127.0.0.1.
- * @throws Error with a usage message
+ * Builds the providers the settings choose that are not plain runtime options (Twilio, an
+ * OpenAI-compatible embeddings endpoint), loading their code only when chosen.
  */
-export function parseServeArgs(args: string[], env: Readonly<Record<string, string | undefined>> = process.env): {
-  runtime: RuntimeOptions;
-  host: string;
-  port: number;
-  demo: boolean;
-  smtp: { host: string; port: number } | null;
-} {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      seed: { type: 'string', default: '0' },
-      data: { type: 'string' },
-      database: { type: 'string' },
-      blobs: { type: 'string' },
-      'advertise-url': { type: 'string' },
-      'event-retention': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      'admin-token': { type: 'string' },
-      'service-domain': { type: 'string' },
-      live: { type: 'boolean', default: false },
-      demo: { type: 'boolean', default: false },
-      'smtp-port': { type: 'string' },
-      'smtp-host': { type: 'string' },
-      'smtp-auth': { type: 'string' },
-      'smtp-rate': { type: 'string' },
-      'smtp-relay': { type: 'string' },
-      'issuer-key': { type: 'string' },
-      webhook: { type: 'string', multiple: true },
-      sandbox: { type: 'string', default: 'wasm' },
-      browser: { type: 'string', default: 'auto' },
-      chromium: { type: 'string' },
-      embedder: { type: 'string' },
-      'embedding-model': { type: 'string' },
-      'embedding-dtype': { type: 'string', default: 'fp32' },
-      ...MAIL_FLAGS,
-    },
-  });
-  const portText = values.port ?? nonEmpty(env.PORT) ?? '8787';
-  const portSource = values.port !== undefined ? '--port' : nonEmpty(env.PORT) !== undefined ? 'PORT' : '--port';
-  const port = Number(portText);
-  if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new Error(`${portSource} must be an integer 0..65535, got "${portText}"`);
-  const host = values.host ?? nonEmpty(env.HOST) ?? '127.0.0.1';
-  // --data FILE (SQLite) wins over DATABASE_URL from the environment; both flags at once are refused.
-  const database = values.database ?? (values.data === undefined ? nonEmpty(env.DATABASE_URL) : undefined);
-  if (values.database !== undefined && values.data !== undefined) throw new Error('give --data FILE (SQLite, one process) or --database URL (PostgreSQL), not both');
-  if (values.blobs !== undefined && database === undefined) throw new Error('--blobs DIR goes with --database URL');
-  const advertiseUrl = values['advertise-url'];
-  if (advertiseUrl !== undefined && database === undefined) throw new Error('--advertise-url URL goes with --database URL');
-  if (advertiseUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(advertiseUrl)) throw new Error(`--advertise-url must be an http:// or https:// URL of this process (scheme, host, port), got "${advertiseUrl}"`);
-  const browser = values.browser;
-  if (browser !== 'auto' && browser !== 'chromium' && browser !== 'simulated') throw new Error(`--browser must be auto, chromium or simulated, got "${browser}"`);
-  const seed = /^-?\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
-  if (values.sandbox !== 'wasm' && values.sandbox !== 'bubblewrap') throw new Error(`--sandbox must be wasm or bubblewrap, got "${values.sandbox}"`);
-  const embeddingDtype = values['embedding-dtype'];
-  if (embeddingDtype !== 'fp32' && embeddingDtype !== 'q8') throw new Error(`--embedding-dtype must be fp32 or q8, got "${embeddingDtype}"`);
-  const embedder = values.embedder;
-  if (embedder !== undefined && !(BUILT_IN_EMBEDDERS as readonly string[]).includes(embedder)) throw new Error(`--embedder must be ${BUILT_IN_EMBEDDERS.join(', ')}, got "${embedder}"`);
-  const memory: MemoryOptions = {
-    ...(embedder !== undefined ? { embedder: embedder as BuiltInEmbedder } : {}),
-    ...(values['embedding-model'] ? { embeddingModel: { folder: values['embedding-model'], dtype: embeddingDtype } } : {}),
-  };
-  const runtime: RuntimeOptions = {
-    seed,
-    mode: values.live ? 'live' : 'simulated',
-    ...(values['event-retention'] !== undefined ? { eventRetention: checkedDuration('--event-retention', values['event-retention']) } : {}),
-    ...(values['request-timeout'] !== undefined ? { requestTimeoutMs: parseDuration(checkedDuration('--request-timeout', values['request-timeout'])) } : {}),
-    ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
-    ...(values['service-domain'] ? { serviceDomain: values['service-domain'] } : {}),
-    ...(values.webhook ? { webhooks: values.webhook.map(parseWebhookFlag) } : {}),
-    ...(values['issuer-key'] ? { issuerKeyFile: values['issuer-key'] } : {}),
-    ...(values.data !== undefined ? { data: values.data } : {}),
-    ...(database !== undefined ? { database } : {}),
-    ...(values.blobs !== undefined ? { blobsDir: values.blobs } : {}),
-    ...(advertiseUrl !== undefined ? { advertiseUrl: advertiseUrl.replace(/\/$/, '') } : {}),
-    ...(Object.keys(memory).length > 0 ? { memory } : {}),
-    compute: { sandbox: values.sandbox },
-    browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
-  };
-  const smtpPort = values['smtp-port'];
-  if (smtpPort !== undefined && (!/^\d{1,5}$/.test(smtpPort) || Number(smtpPort) > 65_535)) throw new Error(`--smtp-port must be an integer 0..65535, got "${smtpPort}"`);
-  const smtp = smtpPort === undefined ? null : { host: values['smtp-host'] ?? host, port: Number(smtpPort) };
-  const smtpAuth = values['smtp-auth'];
-  const colon = smtpAuth?.indexOf(':') ?? -1;
-  if (smtpAuth !== undefined && (colon <= 0 || colon === smtpAuth.length - 1)) throw new Error('--smtp-auth must be USER:PASSWORD, both non-empty');
-  const smtpRate = values['smtp-rate'];
-  if (smtpRate !== undefined && (!/^\d{1,9}$/.test(smtpRate) || Number(smtpRate) < 1)) throw new Error(`--smtp-rate must be a positive integer (messages a minute per connection), got "${smtpRate}"`);
-  if (!smtp && (smtpAuth !== undefined || smtpRate !== undefined)) throw new Error('--smtp-auth and --smtp-rate need --smtp-port');
-  const dkim = dkimFlags(values);
-  if (dkim && !values['smtp-relay']) throw new Error('--dkim-key needs --smtp-relay: only mail handed to the relay is signed');
-  const smtpMail = smtpMailFlags(values, smtp !== null);
-  if (smtp || values['smtp-relay'] || dkim) {
-    runtime.email = {
-      ...(values['smtp-relay'] ? { relay: values['smtp-relay'] } : {}),
-      ...(dkim ? { dkim } : {}),
-      ...(smtp
-        ? {
-            smtp: {
-              ...smtp,
-              ...(smtpAuth !== undefined ? { auth: { user: smtpAuth.slice(0, colon), pass: smtpAuth.slice(colon + 1) } } : {}),
-              ...(smtpRate !== undefined ? { maxMessagesPerMinute: Number(smtpRate) } : {}),
-              ...smtpMail,
-            },
-          }
-        : {}),
-    };
+async function withProviders(settings: ServeSettings): Promise<RuntimeOptions> {
+  const { twilio, openAiEmbeddings } = settings.providers;
+  const providers: NonNullable<RuntimeOptions['providers']> = {};
+  if (twilio) {
+    const { TwilioTelephony } = await import('../providers/telephony/twilio-telephony.js');
+    const { FetchHttpClient } = await import('../providers/http/fetch-http-client.js');
+    providers.telephony = new TwilioTelephony({ accountSid: twilio.accountSid, authToken: twilio.authToken, callbackBaseUrl: twilio.callbackBaseUrl!, httpClient: new FetchHttpClient() });
   }
-  return { runtime, host, port, demo: values.demo, smtp };
-}
-
-/** @throws Error naming the flag when `text` is not a duration */
-function checkedDuration(flag: string, text: string): string {
-  try {
-    parseDuration(text);
-  } catch (error) {
-    throw new Error(`${flag}: ${(error as Error).message}`);
+  if (openAiEmbeddings) {
+    const { OpenAICompatibleEmbedder } = await import('../providers/embeddings/openai-compatible-embedder.js');
+    providers.embedder = new OpenAICompatibleEmbedder(openAiEmbeddings);
   }
-  return text;
+  return Object.keys(providers).length > 0 ? { ...settings.runtime, providers: { ...settings.runtime.providers, ...providers } } : settings.runtime;
 }
 
 /** Runs `agent-services serve` until SIGINT or SIGTERM. */
 export async function serveCommand(args: string[], out: (line: string) => void): Promise<void> {
   const options = parseServeArgs(args);
   // The data file is opened, checked and locked before anything listens: a bad file never half-starts a server.
-  const runtime = await createRuntime({ ...options.runtime, onNotice: out });
-  const server = await serve(runtime, { host: options.host, port: options.port });
+  const runtime = await createRuntime({ ...(await withProviders(options)), onNotice: out });
+  const log = createRequestLogger({ level: options.logLevel });
+  const metrics = new ServiceMetrics(runtime);
+  const server = await serve(runtime, { host: options.host, port: options.port, sinks: [log.sink], metrics });
   let listening;
   try {
     listening = await runtime.listen();
@@ -157,16 +59,40 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     throw error;
   }
   const smtp = listening.find((edge) => edge.name === 'smtp');
-  const stop = async () => {
-    // The areas' listeners (SMTP) are closed by runtime.close().
-    await server.close();
-    await runtime.close();
-    process.exit(0);
+  const stop = async (signal: string) => {
+    log.logger.info({ signal }, 'stopping: refusing new connections, letting requests in flight finish');
+    // Requests in flight finish and commit first; then the areas stop (the SMTP listener, job
+    // timers, sessions) and every change is saved.
+    let code = 0;
+    try {
+      const { cut } = await server.shutdown(options.shutdownTimeoutMs);
+      if (cut > 0) log.logger.warn({ cut }, 'requests still running at the shutdown timeout were cut');
+      await runtime.close();
+      metrics.close();
+      log.logger.info('stopped');
+    } catch (error) {
+      // A stop that could not save everything says so and exits non-zero, rather than hanging.
+      code = 1;
+      log.logger.error({ error: (error as Error)?.message ?? String(error) }, 'the stop failed');
+    }
+    log.flush();
+    process.exit(code);
   };
   // Before the first line is printed: whoever reads "listening on" may signal at once, and a
   // signal that arrives before the handlers would kill the process without the graceful close.
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second signal while requests are still finishing: the operator wants it gone now.
+      log.logger.warn({ signal }, 'second signal: stopping at once');
+      log.flush();
+      process.exit(1);
+    }
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   out(`listening on ${server.url}`);
   const dashboard = dashboardLine(options.runtime, server.url);
   if (dashboard) out(dashboard);

@@ -6,6 +6,7 @@ export const USAGE = `Usage: agent-services <command>
 Commands:
   serve        run the HTTP server (agent-services serve --help)
   migrate      create or upgrade a PostgreSQL world's schema (agent-services migrate --help)
+  config       print the config file's JSON Schema, or check a configuration (agent-services config --help)
   mcp          serve the API's tools over MCP on stdio (agent-services mcp --help)
   scenario     run a scenario file on a simulated world (agent-services scenario --help)
   conformance  check any server against the API contract (agent-services conformance --help)
@@ -31,9 +32,26 @@ Creates the schema of a PostgreSQL world, or upgrades it to this version's, and 
 (serve does the same at start). URL defaults to $DATABASE_URL. Exit 1 when the database
 cannot be reached or holds a newer schema version than this agent-services knows.`;
 
-/** Help text of `agent-services serve`. */
-export const SERVE_USAGE = `Usage: agent-services serve [options]
+/** Help text of `agent-services config`. */
+export const CONFIG_USAGE = `Usage: agent-services config schema
+       agent-services config check [--config FILE] [serve options]
 
+  schema   print the JSON Schema of serve's config file
+  check    print the configuration serve would run with, secrets masked, and exit 0;
+           or name each bad setting on stderr and exit 1
+
+Every serve option is a config file key in snake_case (--service-domain is service_domain) and an
+AGENT_SERVICES_<KEY> variable. A flag beats the variable, which beats the file. A secret (admin_token,
+smtp_auth, smtp_relay, webhook, twilio_auth_token, openai_embeddings_key, card_vault_key) may be
+given as <key>_file in the file or AGENT_SERVICES_<KEY>_FILE: a file holding it (a trailing newline
+is dropped).
+See docs/operating.md.`;
+
+/** Help text of `agent-services serve`. */
+export const SERVE_USAGE = `Usage: agent-services serve [--config FILE] [options]
+
+  --config FILE        read settings from this JSON file (agent-services config --help);
+                       also AGENT_SERVICES_CONFIG. Every option below is a key of the file
   --host HOST          address to listen on (default: $HOST, else 127.0.0.1)
   --port N             port to listen on; 0 picks a free one (default: $PORT, else 8787)
   --seed N             seed of the simulated world (default 0)
@@ -53,8 +71,8 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --request-timeout D  real-time deadline of each request's outside calls (carriers,
                        runs, fetches; 30s, 2m, 500ms): past it the call is cut off and the
                        request answers 500 internal_error saying so; by default none
-  --admin-token T      require "Authorization: Bearer T" on /_sim
-                       and on the dashboard (/_dashboard?token=T once sets a cookie)
+  --admin-token T      require "Authorization: Bearer T" on /admin/v1 (the operator's API),
+                       /_sim, /metrics and the dashboard (/_dashboard?token=T once sets a cookie)
   --service-domain D   domain of handles and mailboxes (default agents.test)
   --live               real clock and OS randomness instead of the simulation
   --issuer-key FILE    sign credentials with this private Ed25519 JWK (live mode otherwise
@@ -91,6 +109,22 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        (e.g. all-MiniLM-L6-v2; needs @huggingface/transformers; nothing is
                        downloaded) instead of the built-in embedder
   --embedding-dtype T  weights of --embedding-model: fp32 (default) or q8
+  --log-level L        request log level: fatal, error, warn, info (default; one JSON line
+                       per request on stdout), debug, trace or silent
+  --shutdown-timeout D on SIGTERM or SIGINT, how long requests in flight may take to finish
+                       before they are cut (default 30s)
+  --base-url URL       the service's public URL, {base_url} (default: the listen address)
+  --twilio-account-sid SID, --twilio-auth-token T, --twilio-callback-url URL
+                       carry SMS and calls through this Twilio account; callbacks come to
+                       URL/_twilio (default URL: --base-url)
+  --twilio-numbers N   a number of the account new agents get (repeatable; in order; creation
+                       answers 409 conflict once every one is taken)
+  --openai-embeddings-url URL, --openai-embeddings-model M, --openai-embeddings-key K
+                       embed memories with an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM)
+  --card-vault-key K   AES-256 key (64 hex digits or base64 of 32 bytes) of the vault that keeps
+                       a new card's number, CVV and billing address until the dashboard shows
+                       them once (simulation: derived from the seed; live without it: a key
+                       per process)
   --demo               create a demo agent and print its API key and a curl line`;
 
 /** Help text of `agent-services scenario`. */

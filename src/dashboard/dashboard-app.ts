@@ -8,6 +8,7 @@ import { clockWidget, html, htmlResponse, notice } from './html.js';
 import { pageContext, type PageContext } from './page-context.js';
 import { agentsPage } from './pages/agents-page.js';
 import { agentTabPage, subjectNamed } from './pages/agent-page.js';
+import { cardPage } from './pages/card-page.js';
 import { eventFilterOf, eventsPage, nameOf } from './pages/events-page.js';
 import { snapshotPage } from './pages/snapshot-page.js';
 import { webhooksPage } from './pages/webhooks-page.js';
@@ -33,6 +34,7 @@ const ROUTES: Array<[method: 'GET' | 'POST', pattern: RegExp, handler: Handler]>
   ['GET', /^\/agents\/([^/]+)\/mail\/attachments\/([^/]+)$/, (context, [name, id]) => download(context, name!, (client) => client.email.downloadAttachment(id!))],
   ['GET', /^\/agents\/([^/]+)\/memory\/files\/([^/]+)$/, (context, [name, id]) => download(context, name!, (client) => client.memory.downloadFile(id!))],
   ['GET', /^\/agents\/([^/]+)\/compute\/file$/, (context, [name]) => computeFile(context, name!)],
+  ['GET', /^\/agents\/([^/]+)\/cards\/([^/]+)$/, (context, [name, cardId]) => cardPage(context, name!, cardId!)],
   ['GET', /^\/agents\/([^/]+)(?:\/(wallet|mail|phone|memory|compute|browser|policy))?$/, (context, [name, tab]) => agentTabPage(context, name!, tab ?? '')],
 ];
 

@@ -28,6 +28,13 @@ export interface ApiAnswer {
   status: number;
   headers: Readonly<Record<string, string>>;
   body: string | BinaryBody | null;
+  /** The agent the call acted as (request logs and metrics); absent before authentication. */
+  agentId?: string;
+}
+
+/** Whether a route path is of the simulation control plane. */
+export function isSimPath(path: string): boolean {
+  return path === '/_sim' || path.startsWith('/_sim/');
 }
 
 /** Content-Type of every JSON answer. */
@@ -54,8 +61,14 @@ export function methodNotAllowed(method: string, allow: string): ApiAnswer {
 /** The 404 of a path that leads nowhere. */
 export const NOT_FOUND: ApiAnswer = errorAnswer(new ApiError('not_found', 'no such route'));
 
-/** The answer of a dispatch result. */
+/** The answer of a dispatch result, naming the agent it acted as when there was one. */
 function answerOf(result: DispatchResult): ApiAnswer {
+  const answer = answerWithoutAgent(result);
+  if (result.agentId !== undefined) answer.agentId = result.agentId;
+  return answer;
+}
+
+function answerWithoutAgent(result: DispatchResult): ApiAnswer {
   const extra = result.headers;
   let hasExtra = false;
   for (const _ in extra) {
@@ -107,7 +120,9 @@ export class ApiEdge {
   private readonly limits = new Map<RouteDefinition, number>();
 
   constructor(private readonly runtime: Runtime) {
-    const routes = runtime.routes();
+    // DECISIONS.md: live mode keeps no simulation plane; /_sim is not a path there (404 even
+    // with the admin token). In-process operator tools (the dashboard) still reach it.
+    const routes = runtime.mode === 'live' ? runtime.routes().filter((route) => !isSimPath(route.path)) : runtime.routes();
     this.matcher = new RouteMatcher(routes);
     for (const route of routes) this.limits.set(route, Math.max(runtime.maxBodyBytes, route.maxBodyBytes ?? 0));
   }

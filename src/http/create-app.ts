@@ -5,12 +5,15 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { UploadedFile } from '../core/api/binary.js';
 import { ApiError } from '../core/shared/api-error.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import { ApiEdge, errorAnswer, JSON_TYPE, methodNotAllowed, NOT_FOUND, type ApiAnswer, type ApiSource } from './api-edge.js';
+import { ApiEdge, errorAnswer, isSimPath, JSON_TYPE, methodNotAllowed, NOT_FOUND, type ApiAnswer, type ApiSource } from './api-edge.js';
 import { MAX_HEADER_BYTES } from './client-errors.js';
 import { batchedNodeWriter, toWebResponse, writeNodeAnswer, writeWebResponse } from './answers.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
 import { readNodeBody, readWebBody } from './request-body.js';
+import { noteRequest } from './request-note.js';
+import { operationsPage, OPERATIONS_PATHS } from './operations-pages.js';
+import type { ServiceMetrics } from './service-metrics.js';
 
 /** The HTTP layer of a runtime, for both ways in. */
 export interface HttpApp {
@@ -128,7 +131,7 @@ class WebSource implements ApiSource {
  * method (405 with `Allow`), bodies that are not JSON (415), oversized bodies (413) and crashes
  * (500), is JSON in the DECISIONS.md shape; no stack trace leaves the process.
  */
-export function createApp(runtime: Runtime): HttpApp {
+export function createApp(runtime: Runtime, options: { metrics?: ServiceMetrics } = {}): HttpApp {
   const api = new ApiEdge(runtime);
   const writeAnswer = batchedNodeWriter();
   const mounts = runtime.edges().flatMap((edge) => (edge.kind === 'http' ? [edge] : []));
@@ -143,10 +146,14 @@ export function createApp(runtime: Runtime): HttpApp {
   const page = async (request: Request, path: string): Promise<Response> => {
     const head = request.method === 'HEAD';
     try {
+      if (OPERATIONS_PATHS.has(path)) return await operationsPage(runtime, request, path, options.metrics);
       if (path === '/openapi.json') {
         if (request.method !== 'GET' && !head) return toWebResponse(methodNotAllowed(request.method, 'GET, HEAD'), false);
         const baseUrl = runtime.config.baseUrl;
-        if (openApi?.baseUrl !== baseUrl) openApi = { baseUrl, text: JSON.stringify(openApiDocument(runtime.routes(), runtime.config, { adminAccess: runtime.adminAccess })) };
+        if (openApi?.baseUrl !== baseUrl) {
+          const routes = runtime.mode === 'live' ? runtime.routes().filter((route) => !isSimPath(route.path)) : runtime.routes();
+          openApi = { baseUrl, text: JSON.stringify(openApiDocument(routes, runtime.config, { adminAccess: runtime.adminAccess })) };
+        }
         return toWebResponse({ status: 200, headers: { 'content-type': JSON_TYPE }, body: openApi.text }, head);
       }
       return toWebResponse(NOT_FOUND, head);
@@ -198,8 +205,12 @@ export function createApp(runtime: Runtime): HttpApp {
       if (!mountFor(path)) {
         const lookup = api.match(method, path);
         if (lookup.kind === 'route') {
+          const route = lookup.route.path;
           api.answer(lookup.route, lookup.params, search, new NodeSource(request)).then(
-            (answer) => writeAnswer(response, answer, head),
+            (answer) => {
+              noteRequest(response, route, answer.agentId ?? null);
+              writeAnswer(response, answer, head);
+            },
             () => response.destroy(),
           );
           return;
@@ -209,7 +220,9 @@ export function createApp(runtime: Runtime): HttpApp {
           return;
         }
       }
-      webRequestOf(request, response, runtime, mountFor(path)?.maxBodyBytes ?? runtime.maxBodyBytes)
+      const mount = mountFor(path);
+      noteRequest(response, mount ? mount.prefix : OPERATIONS_PATHS.has(path) || path === '/openapi.json' ? path : null);
+      webRequestOf(request, response, runtime, mount?.maxBodyBytes ?? runtime.maxBodyBytes)
         .then((webRequest) => web(webRequest, path))
         .then(
           (answer) => writeWebResponse(response, answer, head),

@@ -219,7 +219,7 @@ export function openApiDocument(routes: RouteDefinition[], config: ServiceConfig
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: "The agent's API key" },
-        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token of the simulation control plane (/_sim), required when one is configured' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token of the operator API (/admin/v1) and the simulation control plane (/_sim), required when one is configured' },
       },
     },
     paths,

@@ -24,7 +24,9 @@ const AREA_ERRORS: Record<string, readonly ErrorCode[]> = {
   'sim.payInvoice': ['conflict'],
   'sim.chargeCard': ['invalid_amount', 'insufficient_funds'],
   'sim.addWalletFailure': ['invalid_recipient'],
-  'sim.createAgent': ['already_exists', 'invalid_amount'],
+  'sim.createAgent': ['already_exists', 'invalid_amount', 'conflict'],
+  'admin.createAgent': ['already_exists', 'conflict'],
+  'admin.createKey': ['conflict'],
   'policy.get': [],
   'email.send': ['recipient_not_found', 'policy_violation'],
   'email.reply': ['recipient_not_found', 'policy_violation'],
@@ -46,6 +48,8 @@ export function errorCodesOf(route: RouteDefinition): ErrorCode[] {
   // Every operation refuses a bad input: a route without a query schema refuses any query parameter.
   codes.add('invalid_request');
   if (route.auth !== 'public') codes.add('unauthorized');
+  // An agent the operator suspended is refused on every route its key reaches.
+  if (route.auth === 'agent') codes.add('agent_suspended');
   // A path parameter names a resource that may not exist (or be another agent's); the control
   // plane answers 404 when it is hidden (live mode without an admin token).
   if (route.params || route.auth === 'admin') codes.add('not_found');

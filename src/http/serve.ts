@@ -3,14 +3,33 @@ import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { createApp, underPrefix } from './create-app.js';
+import { RequestTracker, type RequestSink } from './request-telemetry.js';
+import type { ServiceMetrics } from './service-metrics.js';
+
+/** Where and how to listen. */
+export interface ServeOptions {
+  port?: number;
+  host?: string;
+  /** Receive every completed request (the JSON request log); none by default. */
+  sinks?: readonly RequestSink[];
+  /** Serves `GET /metrics` from these metrics and counts every request in them; no metrics by default. */
+  metrics?: ServiceMetrics;
+}
 
 /** A listening server. */
 export interface RunningServer {
   /** `http://HOST:PORT` it listens on. */
   url: string;
   port: number;
-  /** Stops listening and waits for open connections to end. */
+  /** Stops listening and cuts every open connection at once. */
   close(): Promise<void>;
+  /**
+   * The graceful stop: closes the listener (new connections are refused), lets the requests in
+   * flight finish for up to `timeoutMs` (a request arriving meanwhile on an open keep-alive
+   * connection is answered with `Connection: close`), then cuts whatever is left. Answers how
+   * many requests were cut.
+   */
+  shutdown(timeoutMs: number): Promise<{ cut: number }>;
 }
 
 /** Where and how {@link serve} listens. */
@@ -46,7 +65,9 @@ function upgradePath(target: string): string | null {
  */
 export function serve(runtime: Runtime, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const app = createApp(runtime);
+  const app = createApp(runtime, options.metrics ? { metrics: options.metrics } : {});
+  const tracker = new RequestTracker([...(options.sinks ?? []), ...(options.metrics ? [options.metrics.sink] : [])]);
+  let stopping = false;
   const headersTimeout = options.headersTimeoutMs ?? 60_000;
   const requestTimeout = Math.max(headersTimeout, options.requestTimeoutMs ?? 300_000);
   const server = createServer(
@@ -57,7 +78,15 @@ export function serve(runtime: Runtime, options: ServeOptions = {}): Promise<Run
       // Node looks for stalled requests on this interval; a stall is answered within it.
       connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
     },
-    (request, response) => app.handle(request, response),
+    (request, response) => {
+      tracker.begin(request, response);
+      if (stopping) {
+        // A keep-alive connection still open during the stop: this answer is its last.
+        response.setHeader('connection', 'close');
+        response.once('close', () => server.closeIdleConnections());
+      }
+      app.handle(request, response);
+    },
   );
   // Requests Node's parser refuses (malformed, over 16 KB of headers, stalled) answer in JSON too.
   server.on('clientError', answerClientError);
@@ -92,6 +121,19 @@ export function serve(runtime: Runtime, options: ServeOptions = {}): Promise<Run
             server.close((error) => (error ? fail(error) : done()));
             server.closeAllConnections();
           }),
+        shutdown: async (timeoutMs) => {
+          stopping = true;
+          // Refuses new connections and closes the idle keep-alive ones; busy ones finish their request.
+          server.close();
+          server.closeIdleConnections();
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+          const outcome = await Promise.race([tracker.drained().then(() => 'drained' as const), late]);
+          clearTimeout(timer);
+          const cut = outcome === 'late' ? tracker.pending : 0;
+          server.closeAllConnections();
+          return { cut };
+        },
       });
     });
   });

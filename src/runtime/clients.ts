@@ -2,6 +2,7 @@ import { buildClient, type ClientOf } from '../core/api/route-client.js';
 import type { Transport } from '../core/api/transport.js';
 import { AREAS, type Area, type UnionToIntersection } from './areas/index.js';
 import { controlRoutes } from './control.routes.js';
+import { adminRoutes } from './admin/admin.routes.js';
 
 export type { CallInput, CallOptions, Transport } from '../core/api/transport.js';
 
@@ -37,4 +38,15 @@ export interface SimClient extends ClientOf<SimTables> {}
 /** Builds a {@link SimClient} over a transport. */
 export function createSimClient(transport: Transport): SimClient {
   return buildClient(Object.assign({}, ...SIM_ROUTE_TABLES) as SimTables, transport);
+}
+
+/** The operator's API (`/admin/v1`) route table. */
+export const ADMIN_ROUTE_TABLE = adminRoutes;
+
+/** The operator's API of a live service as flat methods named by route id (`admin.suspendAgent` is `suspendAgent`). */
+export interface AdminClient extends ClientOf<typeof adminRoutes> {}
+
+/** Builds an {@link AdminClient} over a transport. */
+export function createAdminClient(transport: Transport): AdminClient {
+  return buildClient(adminRoutes, transport);
 }

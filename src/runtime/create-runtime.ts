@@ -11,13 +11,13 @@ import { Store, type StoreView } from '../core/ports/store.js';
 import { ApiError } from '../core/shared/api-error.js';
 import { Dispatcher, type DispatchRequest, type DispatchResult } from '../core/api/dispatcher.js';
 import { parseInput } from '../core/api/validation.js';
-import { createAgentClient, createSimClient, type AgentClient, type SimClient } from './clients.js';
+import { createAdminClient, createAgentClient, createSimClient, type AdminClient, type AgentClient, type SimClient } from './clients.js';
 import { RuntimeSnapshot } from '../core/control/control.schema.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
 import { SimCreateAgentBody } from './agent-creation.js';
 import { IdentityService } from '../core/identity/identity.service.js';
 import { IdempotencyKeys } from '../core/services/idempotency.js';
-import { Scheduler } from '../core/services/scheduler.js';
+import { JOBS, Scheduler, type Job } from '../core/services/scheduler.js';
 import { ServiceConfig } from '../core/shared/service-config.js';
 import { parseDuration } from '../core/shared/duration.js';
 import { CryptoRandom } from '../providers/random/crypto-random.js';
@@ -36,6 +36,10 @@ import type { AreaContext, AreaEdge, ListeningEdge } from './areas/area-module.j
 import { HttpClient } from '../core/ports/http-client.js';
 import { FetchHttpClient } from '../providers/http/fetch-http-client.js';
 import { controlHandlers } from './control.handlers.js';
+import { adminHandlers } from './admin/admin.handlers.js';
+import { AgentAdmin } from '../core/identity/agent-admin.service.js';
+import { CardService } from '../core/wallet/card.service.js';
+import type { CardSecret } from '../core/ports/card-vault.js';
 import { Faults } from '../core/ports/faults.js';
 import { FaultingStore } from './faults/faulting-store.js';
 import { overlay } from './faults/overlay.js';
@@ -45,6 +49,8 @@ import { inProcessTransport } from './in-process-transport.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { ServiceUrls } from './service-urls.js';
 import { SimControl } from './sim-control.js';
+import { TransactionTimes } from './operations/transaction-times.js';
+import { checkReadiness, readinessChecks, type Readiness, type ReadinessCheck } from './operations/readiness.js';
 
 /** Where the identity area keeps agents (read by {@link Runtime.actAs}). */
 const AGENTS_COLLECTION = 'agents';
@@ -80,6 +86,12 @@ export class Runtime {
       saver: GroupCommit | null;
       store: Store;
       edges: AreaEdge[];
+      /** What `GET /readyz` asks: the store and each configured real provider. */
+      readinessChecks: ReadinessCheck[];
+      /** Shows a new card's details once (the dashboard's card page). */
+      revealCard: (cardId: string) => Promise<CardSecret | null>;
+      /** Times the store's transactions for whoever asks (metrics). */
+      transactionTimes: TransactionTimes;
       /** Aborts every call's signal, then stops the areas in reverse order. */
       stopAreas: () => Promise<void>;
     },
@@ -125,6 +137,29 @@ export class Runtime {
     return createAgentClient(inProcessTransport(this.dispatcher, null));
   }
 
+  /**
+   * Whether `bearer` may read operator pages (`/metrics`): anyone when no admin token is
+   * configured, else only a bearer of it (compared in constant time).
+   */
+  adminBearerAllowed(bearer: string | null): boolean {
+    const token = this.parts.options.adminToken;
+    return token === undefined || (bearer !== null && constantTimeEquals(bearer, token));
+  }
+
+  /**
+   * A card's full number, CVV, expiry and billing address the first time they are asked for after
+   * its creation, then null: for the operator's dashboard only (no API route, event, log line or
+   * snapshot holds them in clear).
+   */
+  revealCardOnce(cardId: string): Promise<CardSecret | null> {
+    return this.parts.revealCard(cardId);
+  }
+
+  /** An in-process client of the operator's API `/admin/v1` (passes the admin token when one is set). */
+  adminClient(): AdminClient {
+    return createAdminClient(inProcessTransport(this.dispatcher, this.parts.options.adminToken ?? null));
+  }
+
   /** An in-process client of the control plane (passes the admin token when one is set). */
   simClient(): SimClient {
     return createSimClient(inProcessTransport(this.dispatcher, this.parts.options.adminToken ?? null));
@@ -154,6 +189,39 @@ export class Runtime {
   /** The areas' inbound edges (hosted pages, provider callbacks, WebSocket upgrades), for the HTTP server. */
   edges(): readonly AreaEdge[] {
     return this.parts.edges;
+  }
+
+  /**
+   * Whether the store and every configured real provider (mail relay, carrier, embedding
+   * endpoint) answer now, naming those that do not (`GET /readyz`). Never throws.
+   */
+  readiness(): Promise<Readiness> {
+    return checkReadiness(this.parts.readinessChecks);
+  }
+
+  /**
+   * The jobs waiting in the store: how many are due now (service time) and how many of each type
+   * wait (mail attempts, webhook retries, SMS and call steps, settlements, idle ends), for the
+   * operators' gauges. Reads every waiting job: cheap, since done jobs are removed.
+   */
+  async scheduledJobs(): Promise<{ due: number; byType: Record<string, number> }> {
+    const nowMs = Date.parse(this.sim.clock().now);
+    let due = 0;
+    const byType: Record<string, number> = {};
+    for (const job of await this.parts.store.view.all<Job>(JOBS)) {
+      if (job.at_ms <= nowMs) due++;
+      byType[job.type] = (byType[job.type] ?? 0) + 1;
+    }
+    return { due, byType };
+  }
+
+  /**
+   * Calls `listener` with the real milliseconds of every store transaction from its start until
+   * it is durable (its commit included), for the store commit latency metric. Costs nothing
+   * until a listener is added.
+   */
+  observeTransactions(listener: (ms: number) => void): void {
+    this.parts.transactionTimes.listen(listener);
   }
 
   /**
@@ -235,7 +303,8 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Requests see the store through the persistence.write faults (a pass-through while none is armed).
   const rawStore: Store = options.store ?? new MemoryStore();
   const faulting = new FaultingStore(rawStore, () => container.get(Faults));
-  const store: Store = overlay(rawStore, { transaction: (fn) => faulting.transaction(fn) });
+  const transactionTimes = new TransactionTimes();
+  const store: Store = overlay(rawStore, { transaction: (fn) => transactionTimes.time(() => faulting.transaction(fn)) });
   if (store.runtimeState && options.persistence) throw new Error('a durable store keeps the state itself; do not also give persistence');
   const eventRetentionMs = options.eventRetention === undefined ? null : parseDuration(options.eventRetention);
   container.bind(Store).toConstantValue(store);
@@ -244,6 +313,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   container.bind(EventLog).toDynamicValue((context) => new StoreEventLog(context.get(Store), context.get(Clock), eventRetentionMs));
   container.bind(Scheduler).toSelf();
   container.bind(IdempotencyKeys).toSelf();
+  container.bind(AgentAdmin).toSelf();
   const areaContext: AreaContext = { container, options, mode, seed };
   for (const area of AREAS) area.bind(areaContext);
   const areaRoutes = startAreas(AREAS, areaContext);
@@ -274,7 +344,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   container.bind(Dispatcher).toDynamicValue((context) => {
     const identity = context.get(IdentityService);
     return new Dispatcher({
-      routes: [...controlHandlers(context.get(SimControl)), ...withRequestContext(areaRoutes, () => (faults ??= container.get(Faults)).anyArmed(rawStore.view))],
+      routes: [...controlHandlers(context.get(SimControl)), ...adminHandlers(context.get(SimControl), context.get(AgentAdmin)), ...withRequestContext(areaRoutes, () => (faults ??= container.get(Faults)).anyArmed(rawStore.view))],
       callers: {
         agentFor: (apiKey) => identity.agentForApiKey(apiKey),
         adminAllowed: (bearer) => {
@@ -309,5 +379,17 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
     for (const area of [...AREAS].reverse()) await area.stop?.(areaContext);
   };
   const edges = AREAS.flatMap((area) => area.edges?.(areaContext) ?? []);
-  return new Runtime({ options, config, dispatcher: container.get(Dispatcher), sim, saver, store, edges, stopAreas });
+  return new Runtime({
+    options,
+    config,
+    dispatcher: container.get(Dispatcher),
+    sim,
+    saver,
+    store,
+    edges,
+    stopAreas,
+    readinessChecks: readinessChecks(container, store),
+    transactionTimes,
+    revealCard: (cardId) => container.get(CardService).revealOnce(cardId),
+  });
 }

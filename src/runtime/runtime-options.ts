@@ -21,6 +21,7 @@ import type { PhoneOptions } from '../core/phone/phone-config.js';
 import type { ComputeOptions } from '../core/compute/compute-config.js';
 import type { Sandbox } from '../core/ports/sandbox.js';
 import type { EmailOptions } from '../core/email/email-config.js';
+import type { CardVault } from '../core/ports/card-vault.js';
 
 /** Providers a runtime can be given instead of its defaults. */
 export interface ProviderOverrides {
@@ -47,6 +48,8 @@ export interface ProviderOverrides {
   telephony?: Telephony;
   /** Runs agent code (default: by `compute.sandbox`, the in-process WebAssembly sandbox). */
   sandbox?: Sandbox;
+  /** Keeps new cards' details encrypted until the dashboard shows them once (default: `AesGcmCardVault` keyed by `cardVaultKey`). */
+  cardVault?: CardVault;
 }
 
 /** Browser-session settings: which browser runs sessions, and the limits of docs/browser.md. */
@@ -99,6 +102,13 @@ export interface RuntimeOptions {
   database?: string;
   /** With `database`: keep file bytes in this directory (shared by every process) instead of the database (CLI `--blobs DIR`). */
   blobsDir?: string;
+  /**
+   * The AES-256 key of the card vault, which keeps a new card's number, CVV and billing address
+   * until the dashboard shows them once: 64 hex digits or base64 of 32 bytes (CLI
+   * `--card-vault-key`). Simulation derives one from the seed; a live service without one makes
+   * one per process.
+   */
+  cardVaultKey?: string;
   /** A private Ed25519 JWK file (`{kty: "OKP", crv: "Ed25519", d, x}`) that signs credentials (CLI `--issuer-key`). */
   issuerKeyFile?: string;
   /** Receives one-line notices meant for the person running the world (a JSON world was imported). */

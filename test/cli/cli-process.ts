@@ -34,9 +34,9 @@ export function killAll(): void {
   for (const child of children) kill(child);
 }
 
-/** Starts the built command with `args`; the process is killed when the test that started it ends. */
-export function launch(t: TestContext, args: string[]): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the built command with `args` (and `env` added to this process's); the process is killed when the test that started it ends. */
+export function launch(t: TestContext, args: string[], env?: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
   children.add(child);
   t.onTestFinished(() => kill(child));
   let stdout = '';

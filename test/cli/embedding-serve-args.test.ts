@@ -33,7 +33,7 @@ describe('agent-services serve --embedder', () => {
   it('passes the built-in embedder it names, and refuses another name', () => {
     expect(parseServeArgs(['--embedder', 'word-vectors']).runtime.memory).toEqual({ embedder: 'word-vectors' });
     expect(parseServeArgs([]).runtime.memory).toBeUndefined();
-    expect(() => parseServeArgs(['--embedder', 'gpt'])).toThrow('--embedder must be sentence-encoder, word-vectors, lexical, got "gpt"');
+    expect(() => parseServeArgs(['--embedder', 'gpt'])).toThrow('--embedder must be sentence-encoder, word-vectors or lexical, got "gpt"');
   });
 
   it('embeds with the named embedder: its model is stored with every memory', async () => {

@@ -59,6 +59,6 @@ describe('agent-services serve --request-timeout', () => {
     expect(parseServeArgs(['--request-timeout', '30s']).runtime.requestTimeoutMs).toBe(30_000);
     expect(parseServeArgs(['--request-timeout', '500ms']).runtime.requestTimeoutMs).toBe(500);
     expect(parseServeArgs([]).runtime.requestTimeoutMs).toBeUndefined();
-    expect(() => parseServeArgs(['--request-timeout', 'soon'])).toThrow(/--request-timeout: expected a duration/);
+    expect(() => parseServeArgs(['--request-timeout', 'soon'])).toThrow(/--request-timeout must be a duration such as 30s/);
   });
 });

@@ -134,4 +134,21 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in Chromium', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+  it("shows a new card's number, CVV and billing address once, then only last4", async () => {
+    const card = await alice.wallet.createCard({ limit: '20.00', currency: 'usd', label: 'shown once' });
+    const { page, errors } = await openPage();
+    await page.goto(`${server.url}/_dashboard/agents/alice/wallet`);
+    await page.locator(`a[href="/_dashboard/agents/alice/cards/${card.card_id}"]`).click();
+    const number = (await page.locator('code.card-number').textContent())!.replaceAll(' ', '');
+    expect(number).toMatch(/^424242\d{10}$/);
+    expect(number.endsWith(card.last4)).toBe(true);
+    expect(await page.locator('code.card-cvv').textContent()).toMatch(/^\d{3}$/);
+    expect(await page.locator('body').textContent()).toContain('1 Test Card Way');
+    await page.reload();
+    expect(await page.locator('code.card-number').textContent()).toBe(`•••• •••• •••• ${card.last4}`);
+    expect(await page.locator('code.card-cvv').count()).toBe(0);
+    expect(await page.content()).not.toContain(number);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });

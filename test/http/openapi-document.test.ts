@@ -99,6 +99,7 @@ describe('the OpenAPI document, generated', () => {
     expect(body('/v1/agent', 'patch').properties.avatar_url.anyOf[0].pattern).toMatch(/^\^\(\?:\[Hh\]\[Tt\]\[Tt\]\[Pp\]\[Ss\]\):\/\//);
     const send = doc.paths['/v1/wallet/send'].post;
     expect(send.responses['402'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['insufficient_funds']);
+    expect(send.responses['403'].content['application/json'].schema.properties.error.properties.code.enum.sort()).toEqual(['agent_suspended', 'policy_violation']);
     expect(Object.keys(send.responses).sort()).toEqual(['201', '400', '401', '402', '403', '404', '408', '409', '413', '415', '431', '500']);
     expect(Object.keys(doc.paths['/v1/compute/run'].post.responses)).toContain('504');
     expect(doc.paths['/v1/compute/run'].post.responses['504'].content['application/json'].schema.properties.error.properties.code.enum).toEqual(['upstream_timeout']);

@@ -342,10 +342,14 @@ describe.each(RAW_TRANSPORTS)('the HTTP shim (%s)', (kind: RawTransportKind) => 
       }
     });
 
-    it('opens /_sim with the admin token, and refuses to move a real clock', async () => {
+    it('keeps no simulation plane: /_sim is 404 even with the admin token, which opens /admin/v1 instead', async () => {
       const w = await open({ mode: 'live', adminToken: 't' });
-      expect((await w.raw('/_sim/clock', { headers: bearer('t') })).status).toBe(200);
-      await expectErrorResponse(await w.raw('/_sim/clock/advance', jsonInit('POST', { seconds: 1 }, bearer('t'))), 400, 'invalid_request');
+      await expectErrorResponse(await w.raw('/_sim/clock', { headers: bearer('t') }), 404, 'not_found');
+      await expectErrorResponse(await w.raw('/_sim/wallet/fund', jsonInit('POST', { handle: 'a', asset: 'usd', amount: '1' }, bearer('t'))), 404, 'not_found');
+      expect((await w.raw('/admin/v1/agents', { headers: bearer('t') })).status).toBe(200);
+      const openapi = (await (await w.raw('/openapi.json')).json()) as { paths: Record<string, unknown> };
+      expect(Object.keys(openapi.paths).filter((path) => path.startsWith('/_sim'))).toEqual([]);
+      expect(openapi.paths).toHaveProperty(['/admin/v1/agents/{agent_id}/suspend']);
     });
   });
 

@@ -33,6 +33,8 @@ export interface DispatchResult {
   status: number;
   body: unknown;
   headers: Record<string, string>;
+  /** The agent the call acted as, once authenticated (request logs and metrics read it); absent otherwise. */
+  agentId?: string;
 }
 
 /** How the dispatcher learns who is calling. */
@@ -100,8 +102,16 @@ export class Dispatcher {
     return [...this.routes.values()].map((route) => route.definition);
   }
 
-  /** Answers one request. */
+  /** Answers one request; the result names the agent it acted as. */
   async dispatch(request: DispatchRequest): Promise<DispatchResult> {
+    const caller: { agentId: string | null } = { agentId: null };
+    const result = await this.answer(request, caller);
+    if (caller.agentId !== null) result.agentId = caller.agentId;
+    return result;
+  }
+
+  /** Answers one request, noting in `caller` who was authenticated. */
+  private async answer(request: DispatchRequest, caller: { agentId: string | null }): Promise<DispatchResult> {
     const route = this.routes.get(request.routeId);
     if (!route) return errorResult(new ApiError('not_found', 'no such route'));
     const { definition } = route;
@@ -109,6 +119,7 @@ export class Dispatcher {
       // Only agent routes look the key up in the store: the others authenticate without an await.
       const agentId =
         definition.auth === 'agent' ? (request.actingAgentId ?? (await this.agentOf(request.bearer ?? null))) : this.authorize(definition, request.bearer ?? null);
+      caller.agentId = agentId;
       const context = this.contextOf(definition, request, agentId);
       checkUnicode(request, definition);
       const params = definition.params ? parseInput(definition.params, request.params ?? {}) : undefined;

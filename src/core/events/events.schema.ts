@@ -50,6 +50,10 @@ const CardCharge = { card_id: z.string(), amount: z.string(), merchant: z.string
 export const EVENTS = {
   'agent.created': logged('An agent was created.', z.object({ handle: z.string() })),
   'agent.updated': logged("An agent's profile changed; `fields` names what changed.", z.object({ fields: z.array(z.string()) })),
+  'agent.suspended': logged('The operator suspended the agent: its keys answer 403 agent_suspended.', z.object({})),
+  'agent.resumed': logged('The operator resumed a suspended agent.', z.object({})),
+  'agent.key_created': logged('The operator made the agent a new API key (the old ones keep working for grace_seconds).', z.object({ key_prefix: z.string(), grace_seconds: z.number() })),
+  'agent.key_revoked': logged('The operator revoked one of the agent\'s API keys.', z.object({ key_prefix: z.string() })),
   'credential.issued': logged('A verifiable credential was issued to the agent.', z.object({ credential_id: z.string(), type: z.literal('AgentIdentityCredential') })),
 
   'sms.status_changed': delivered('An outbound SMS was created or moved (queued, sent, delivered, failed).', SmsMessage),
@@ -104,6 +108,7 @@ export const EVENTS = {
   },
   'card.created': logged('A virtual card was issued.', z.object({ card_id: z.string(), last4: z.string(), limit: z.string() })),
   'card.charge.approved': logged('A merchant charged a card.', z.object({ ...CardCharge, transaction_id: z.string() })),
+  'card.details_shown': logged("A new card's full details were shown once on the dashboard and forgotten.", z.object({ card_id: z.string() })),
   'card.charge.declined': logged('A card charge was declined.', z.object({ ...CardCharge, decline_reason: z.enum(['spending_limit', 'insufficient_funds', 'policy']) })),
 
   'memory.created': logged('A memory was stored.', z.object({ memory_id: z.string() })),

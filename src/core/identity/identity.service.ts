@@ -20,16 +20,14 @@ import {
   type PublicProfile,
   type UpdateProfileBody,
 } from './identity.schema.js';
+import { insertApiKey, KEYS, keyLive, newApiKey, type ApiKeyRecord } from './api-keys.js';
 import { computeReputation, type ActivityCounters } from './reputation.js';
 
 const AGENTS = 'agents';
 const NAMES = 'agent_names';
-const KEYS = 'api_keys';
 const CREDENTIALS = 'credentials';
 const ACTIVITY = 'activity';
 
-/** Characters of randomness in an API key after its `sk_` prefix. */
-const API_KEY_LENGTH = 40;
 /** How many key hashes are remembered before the memo starts over. */
 const KEY_HASH_MEMO = 4096;
 
@@ -44,6 +42,10 @@ export interface AgentRecord {
   avatar_url: string | null;
   created_at: string;
   created_ms: number;
+  /** Set while the operator has suspended the agent (live admin API); absent when active. */
+  suspended?: boolean;
+  /** When keys stored before keys were managed stop working (set by the first rotation); absent while they work. */
+  legacy_keys_end_ms?: number;
 }
 
 /**
@@ -92,7 +94,7 @@ export class IdentityService {
     await this.assertNameFree(this.store.view, body.name);
     const domain = this.config.serviceDomain;
     const agentId = this.random.id('agent');
-    const apiKey = `sk_${this.random.secret(API_KEY_LENGTH)}`;
+    const apiKey = newApiKey(this.random);
     const credentialId = this.random.id('credential');
     const nowMs = this.clock.now();
     const agent: AgentRecord = {
@@ -113,7 +115,7 @@ export class IdentityService {
       await this.assertNameFree(tx, body.name);
       await tx.insert(AGENTS, agentId, agent);
       await tx.insert(NAMES, body.name, { agent_id: agentId });
-      await tx.insert(KEYS, sha256Hex(apiKey), { agent_id: agentId });
+      await insertApiKey(tx, agentId, apiKey, agent.created_at, false);
       const stored: Credential & { agent_id: string } = { credential_id: credentialId, format: 'vc+jwt', credential, jwt, agent_id: agentId };
       await tx.insert(CREDENTIALS, credentialId, stored, agentId);
       await this.events.append(tx, { type: 'agent.created', agent_id: agentId, data: { handle: agent.handle } });
@@ -123,7 +125,10 @@ export class IdentityService {
     return { agent_id: agentId, handle: agent.handle, email: agent.email, ...extra, api_key: apiKey };
   }
 
-  /** The agent id an API key belongs to, or undefined. */
+  /**
+   * The agent id an API key belongs to, or undefined for an unknown, revoked or expired key.
+   * @throws ApiError 403 agent_suspended when the operator suspended its agent
+   */
   async agentForApiKey(apiKey: string): Promise<string | undefined> {
     let hash = this.keyHashes.get(apiKey);
     if (hash === undefined) {
@@ -131,7 +136,25 @@ export class IdentityService {
       if (this.keyHashes.size >= KEY_HASH_MEMO) this.keyHashes.clear();
       this.keyHashes.set(apiKey, hash);
     }
-    return (await this.store.view.get<{ agent_id: string }>(KEYS, hash))?.agent_id;
+    const key = await this.store.view.get<ApiKeyRecord>(KEYS, hash);
+    if (!key || !keyLive(key, this.clock.now())) return undefined;
+    if (key.key_hash === undefined) return this.legacyKeyAgent(key.agent_id);
+    if (key.suspended) throw new ApiError('agent_suspended', 'this agent is suspended by the operator');
+    return key.agent_id;
+  }
+
+  /**
+   * The agent of a key stored before keys were managed (its record holds only `agent_id`, in no
+   * agent's partition, so the admin API cannot list it): it follows its agent's record, which
+   * says whether the agent is suspended and when a rotation ended such keys.
+   * @throws ApiError 403 agent_suspended
+   */
+  private async legacyKeyAgent(agentId: string): Promise<string | undefined> {
+    const agent = await this.store.view.get<AgentRecord>(AGENTS, agentId);
+    if (!agent) return undefined;
+    if (agent.legacy_keys_end_ms !== undefined && this.clock.now() >= agent.legacy_keys_end_ms) return undefined;
+    if (agent.suspended) throw new ApiError('agent_suspended', 'this agent is suspended by the operator');
+    return agentId;
   }
 
   /** The stored agent, for other areas. @throws ApiError 404 not_found */

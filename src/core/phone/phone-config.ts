@@ -1,3 +1,4 @@
+import { parseE164 } from './numbers.js';
 import type { ServiceIdentifier } from '../shared/di.js';
 import { DEFAULT_WORDS_PER_MINUTE } from './speech.js';
 
@@ -19,6 +20,12 @@ export interface PhoneOptions {
   twimlTimeoutMs?: number;
   /** Longest a call stays in progress, in seconds of service time (default 14,400: Twilio's default `TimeLimit`). */
   maxCallSeconds?: number;
+  /**
+   * The numbers new agents get, in this order (E.164; a real carrier's, such as the numbers of a
+   * Twilio account). When given, creation takes the first one no agent holds, and answers 409
+   * `conflict` once every one is taken; when absent numbers are drawn as in simulation.
+   */
+  numberPool?: readonly string[];
 }
 
 /** The resolved phone configuration of one runtime. */
@@ -31,6 +38,8 @@ export interface PhoneConfig {
   readonly maxRedirects: number;
   readonly twimlTimeoutMs: number;
   readonly maxCallSeconds: number;
+  /** The numbers new agents get, or null to draw them. */
+  readonly numberPool: readonly string[] | null;
 }
 
 /** Injection token of {@link PhoneConfig}. */
@@ -57,5 +66,15 @@ export function phoneConfig(options: PhoneOptions = {}): PhoneConfig {
     maxRedirects: positive(options.maxRedirects, 10, 'maxRedirects', 0),
     twimlTimeoutMs: positive(options.twimlTimeoutMs, 10_000, 'twimlTimeoutMs', 1),
     maxCallSeconds: positive(options.maxCallSeconds, 14_400, 'maxCallSeconds', 1),
+    numberPool: options.numberPool === undefined ? null : numberPoolOf(options.numberPool),
   };
+}
+
+/** The pool in canonical E.164. @throws RangeError naming the first entry that is not a phone number */
+function numberPoolOf(pool: readonly string[]): string[] {
+  return pool.map((entry, index) => {
+    const parsed = parseE164(entry);
+    if (!parsed) throw new RangeError(`phone.numberPool.${index}: expected an E.164 number such as +14155552671, got "${entry}"`);
+    return parsed.number;
+  });
 }

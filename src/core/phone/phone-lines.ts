@@ -1,4 +1,5 @@
 import { TEST_NUMBERS } from './test-numbers.js';
+import { PhoneConfig } from './phone-config.js';
 import { inject, injectable } from '../shared/di.js';
 import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
@@ -19,16 +20,34 @@ export class PhoneLines {
   constructor(
     @inject(Store) private readonly store: Store,
     @inject(Random) private readonly random: Random,
+    @inject(PhoneConfig) private readonly config: PhoneConfig,
   ) {}
 
   /** Draws and records a number for a new agent inside its creation transaction. */
   async assign(tx: StoreTransaction, agentId: string, country: string = DEFAULT_PHONE_COUNTRY): Promise<PhoneLine> {
+    const pool = this.config.numberPool;
+    if (pool) return this.record(tx, agentId, await this.fromPool(tx, pool));
     let number: string;
     try {
       number = await drawPhoneNumber(country, digitSource((n) => this.random.bytes(n)), async (candidate) => (await tx.get(NUMBERS, candidate)) !== undefined);
     } catch {
       throw new ApiError('invalid_request', `phone_country: no number could be drawn for ${country}`, 'phone_country');
     }
+    return this.record(tx, agentId, { number, country });
+  }
+
+  /**
+   * The first number of the configured pool no agent holds, with its country.
+   * @throws ApiError 409 conflict when every number of the pool is taken
+   */
+  private async fromPool(tx: StoreTransaction, pool: readonly string[]): Promise<{ number: string; country: string }> {
+    for (const number of pool) {
+      if ((await tx.get(NUMBERS, number)) === undefined) return { number, country: parseE164(number)?.country ?? DEFAULT_PHONE_COUNTRY };
+    }
+    throw new ApiError('conflict', `every number of the configured pool (${pool.length}) is taken; add numbers to phone.number_pool`);
+  }
+
+  private async record(tx: StoreTransaction, agentId: string, { number, country }: { number: string; country: string }): Promise<PhoneLine> {
     const line: PhoneLine = { agent_id: agentId, phone_number: number, country };
     await tx.insert(NUMBERS, number, { agent_id: agentId });
     await tx.insert(LINES, agentId, line);

@@ -4,7 +4,8 @@ import { Random } from '../ports/random.js';
 import { Store, type StoreTransaction } from '../ports/store.js';
 import type { JobHandler, JobType } from './job-type.js';
 
-const JOBS = 'jobs';
+/** Where jobs wait until they are due (operators' gauges read it too). */
+export const JOBS = 'jobs';
 
 /** A unit of deferred work, kept in the store so it survives snapshots and restarts. */
 export interface Job {

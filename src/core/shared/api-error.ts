@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   insufficient_funds: 402,
   policy_violation: 403,
+  agent_suspended: 403,
   not_found: 404,
   recipient_not_found: 404,
   method_not_allowed: 405,

@@ -15,19 +15,27 @@ export function isLuhnValid(number: string): boolean {
   return /^[0-9]{2,19}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === Number(number.slice(-1));
 }
 
-/** Visa-like test prefix of simulated cards. */
-export const CARD_PREFIX = '4';
+/** The test range of simulated cards (DECISIONS.md: 4242 42...), as card networks' test numbers. */
+export const CARD_PREFIX = '424242';
 
 /**
- * A Luhn-valid 16-digit card number from random bytes: the prefix, 14 digits drawn from the
- * bytes by rejection sampling (no modulo bias), then the check digit.
+ * A Luhn-valid 16-digit card number and a 3-digit CVV from random bytes: the prefix, 9 digits
+ * drawn by rejection sampling (no modulo bias), the check digit, then the CVV's digits from the
+ * same draws (one draw of 16 bytes nearly always gives all 12).
  */
-export function cardNumberFromBytes(nextBytes: (n: number) => Uint8Array): string {
-  let body = CARD_PREFIX;
-  while (body.length < 15) {
-    for (const byte of nextBytes(16)) if (byte < 250 && body.length < 15) body += String(byte % 10);
+export function cardSecretsFromBytes(nextBytes: (n: number) => Uint8Array): { number: string; cvv: string } {
+  const digits: string[] = [];
+  const wanted = 15 - CARD_PREFIX.length + 3;
+  while (digits.length < wanted) {
+    for (const byte of nextBytes(16)) if (byte < 250 && digits.length < wanted) digits.push(String(byte % 10));
   }
-  return body + String(luhnCheckDigit(body));
+  const body = CARD_PREFIX + digits.slice(0, 15 - CARD_PREFIX.length).join('');
+  return { number: body + String(luhnCheckDigit(body)), cvv: digits.slice(15 - CARD_PREFIX.length).join('') };
+}
+
+/** A Luhn-valid 16-digit card number of the test range, from random bytes (see {@link cardSecretsFromBytes}). */
+export function cardNumberFromBytes(nextBytes: (n: number) => Uint8Array): string {
+  return cardSecretsFromBytes(nextBytes).number;
 }
 
 /** `expires_at` of a card made at `epochMs`: the same day three years on, clamped to the month's end (Feb 29 → Feb 28). */

@@ -10,11 +10,21 @@ import { toIso } from '../shared/time.js';
 import { IdentityService } from '../identity/identity.service.js';
 import { PolicyService } from '../policy/policy.service.js';
 import { formatAmount, parseAmount, storedMinor } from './amount.js';
-import { cardNumberFromBytes, expiryDate } from './card-number.js';
+import { cardSecretsFromBytes, expiryDate } from './card-number.js';
+import { CardVault, type CardSecret } from '../ports/card-vault.js';
+import { WalletConfig } from './wallet-config.js';
 import { Ledger, WALLETS } from './ledger.js';
 import type { Card, CardCharge, CardList, CardsQuery, ChargeCardBody, CreateCardBody } from './wallet.schema.js';
 
 const CARDS = 'cards';
+/** A new card's sealed secrets, by card id, until the dashboard has shown them once. */
+const VAULT = 'card_vault';
+
+/** A card's secrets as stored: sealed by the {@link CardVault}, never in clear. */
+interface VaultRecord {
+  agent_id: string;
+  sealed: string;
+}
 
 /** A card as stored: never the number, only its SHA-256 and last four digits. */
 interface StoredCard extends Card {
@@ -40,13 +50,15 @@ export class CardService {
     @inject(IdentityService) private readonly identity: IdentityService,
     @inject(Ledger) private readonly ledger: Ledger,
     @inject(PolicyService) private readonly policies: PolicyService,
+    @inject(CardVault) private readonly vault: CardVault,
+    @inject(WalletConfig) private readonly config: WalletConfig,
   ) {}
 
   /** Issues a card. @throws ApiError 400 invalid_amount (limit) */
   async create(agentId: string, body: CreateCardBody): Promise<Card> {
     const limit = parseAmount(body.limit, 'usd', 'limit');
-    await this.identity.agent(agentId);
-    const number = cardNumberFromBytes((n) => this.random.bytes(n));
+    const agent = await this.identity.agent(agentId);
+    const { number, cvv } = cardSecretsFromBytes((n) => this.random.bytes(n));
     const nowMs = this.clock.now();
     const card: StoredCard = {
       card_id: this.random.id('card'),
@@ -61,11 +73,31 @@ export class CardService {
       spent: formatAmount(0n, 'usd'),
       created_at: toIso(nowMs),
     };
+    const secret: CardSecret = { number, cvv, expires_at: card.expires_at, billing_address: { name: agent.display_name, ...this.config.cardBillingAddress } };
     await this.store.transaction(async (tx) => {
       await tx.insert(CARDS, card.card_id, card, agentId);
+      await tx.insert<VaultRecord>(VAULT, card.card_id, { agent_id: agentId, sealed: this.vault.seal(secret, card.card_id) }, agentId);
       await this.events.append(tx, { type: 'card.created', agent_id: agentId, data: { card_id: card.card_id, last4: card.last4, limit: card.limit } });
     });
     return toWire(card);
+  }
+
+  /**
+   * A new card's full number, CVV, expiry and billing address, the first time they are asked for,
+   * then never again (null): the sealed secrets are removed in the same transaction that reads
+   * them, so two requests at once cannot both see them. For the operator's dashboard; no API
+   * route answers them.
+   * @throws Error when the stored secrets do not open with this runtime's vault key
+   */
+  async revealOnce(cardId: string): Promise<CardSecret | null> {
+    const sealed = await this.store.transaction(async (tx) => {
+      const record = await tx.get<VaultRecord>(VAULT, cardId);
+      if (!record) return null;
+      await tx.remove(VAULT, cardId);
+      await this.events.append(tx, { type: 'card.details_shown', agent_id: record.agent_id, data: { card_id: cardId } });
+      return record.sealed;
+    });
+    return sealed === null ? null : this.vault.open(sealed, cardId);
   }
 
   /** The calling agent's cards, newest first. @throws ApiError 400 invalid_request (cursor) */

@@ -1,3 +1,4 @@
+import type { BillingAddress } from '../ports/card-vault.js';
 import type { ServiceIdentifier } from '../shared/di.js';
 import { resolveFees, type FeeOverrides, type FeeTable } from './fees.js';
 
@@ -5,11 +6,17 @@ import { resolveFees, type FeeOverrides, type FeeTable } from './fees.js';
 export interface WalletOptions {
   /** Fee schedule overrides (decimal strings in the sent asset); unspecified fees keep the DECISIONS.md defaults. */
   fees?: FeeOverrides;
+  /** The billing address of new cards, without the holder's name (default: the simulation's, {@link DEFAULT_BILLING_ADDRESS}). */
+  cardBillingAddress?: Omit<BillingAddress, 'name'>;
 }
+
+/** The billing address simulated cards carry (the holder's name is the agent's display name). */
+export const DEFAULT_BILLING_ADDRESS: Omit<BillingAddress, 'name'> = { line1: '1 Test Card Way', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
 
 /** The resolved wallet configuration of one runtime. */
 export interface WalletConfig {
   readonly fees: FeeTable;
+  readonly cardBillingAddress: Omit<BillingAddress, 'name'>;
 }
 
 /** Injection token of {@link WalletConfig}. */
@@ -17,5 +24,5 @@ export const WalletConfig = Symbol.for('agent-services/WalletConfig') as Service
 
 /** Resolves wallet options. @throws RangeError on an invalid fee */
 export function walletConfig(options: WalletOptions = {}): WalletConfig {
-  return { fees: resolveFees(options.fees) };
+  return { fees: resolveFees(options.fees), cardBillingAddress: options.cardBillingAddress ?? DEFAULT_BILLING_ADDRESS };
 }

@@ -1,7 +1,7 @@
 import type { ServiceEvent } from '../../core/ports/event-log.js';
 import type { Invoice, WalletTransaction } from '../../core/wallet/wallet.schema.js';
 import { fields, html, status, table, type Html } from '../html.js';
-import type { AgentSubject, PageContext, SectionSpec } from '../page-context.js';
+import { agentHref, type AgentSubject, type PageContext, type SectionSpec } from '../page-context.js';
 import { recentEvents, recentInvoiceIds } from '../world-reads.js';
 
 const LIMIT = 50;
@@ -89,7 +89,7 @@ export function walletSections(context: PageContext, { agent, client }: AgentSub
         return table(
           cards,
           [
-            { label: 'Id', value: (row) => row.card_id },
+            { label: 'Id', value: (row) => row.card_id, render: (row) => html`<a href="${agentHref(agent.name, `cards/${row.card_id}`)}">${row.card_id}</a>` },
             { label: 'Label', value: (row) => row.label },
             { label: 'Last 4', value: (row) => row.last4 },
             { label: 'Limit', value: (row) => `${row.limit} ${row.currency}` },

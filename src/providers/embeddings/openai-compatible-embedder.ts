@@ -70,6 +70,28 @@ export class OpenAICompatibleEmbedder implements Embedder {
     return vectors;
   }
 
+  /**
+   * Readiness: the endpoint embeds one word with this model and key (one attempt, no retries).
+   * @throws Error naming the endpoint's status when it does not
+   */
+  async ready(signal: AbortSignal): Promise<void> {
+    const response = await this.send(
+      new Request(this.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+          ...this.options.headers,
+        },
+        body: JSON.stringify({ model: this.options.model, input: ['ready'] }),
+        signal,
+      }),
+    );
+    await response.body?.cancel().catch(() => {});
+    if (!response.ok) throw new Error(`the embedding provider answered HTTP ${response.status}`);
+  }
+
   private async embedBatch(input: string[]): Promise<Float32Array[]> {
     const body = JSON.stringify({ model: this.options.model, input, ...(this.options.dimensions === undefined ? {} : { dimensions: this.options.dimensions }) });
     const retries = Math.max(0, this.options.retries ?? 2);

@@ -161,6 +161,29 @@ export class SmtpMailTransport implements MailTransport {
     };
   }
 
+  /**
+   * Readiness: connects to the relay, reads its greeting, says EHLO and authenticates (nodemailer's
+   * `verify`), on a connection of its own so the pool is left alone.
+   * @throws Error when the relay cannot be reached or refuses the login
+   */
+  async ready(signal: AbortSignal): Promise<void> {
+    const { default: nodemailer } = await import('nodemailer');
+    const probe = nodemailer.createTransport({ ...this.transportOptions(), pool: false } as Parameters<typeof nodemailer.createTransport>[0]);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const abort = () => reject(new Error('the relay did not answer in time'));
+        if (signal.aborted) return abort();
+        signal.addEventListener('abort', abort, { once: true });
+        probe.verify().then(
+          () => resolve(),
+          (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+        ).finally(() => signal.removeEventListener('abort', abort));
+      });
+    } finally {
+      probe.close();
+    }
+  }
+
   /** Closes pooled connections. */
   close(): void {
     this.closed = true;

@@ -68,6 +68,26 @@ export class TwilioTelephony implements Telephony {
     return this.create('Calls.json', form, signal);
   }
 
+  /**
+   * Readiness: Twilio answers the account resource with these credentials.
+   * @throws Error naming Twilio's status when it does not
+   */
+  async ready(signal: AbortSignal): Promise<void> {
+    const answer = await this.options.httpClient.request({
+      method: 'GET',
+      url: `${this.api}.json`,
+      headers: { authorization: this.authorization(), accept: 'application/json' },
+      timeoutMs: this.options.timeoutMs ?? 10_000,
+      signal,
+    });
+    if (answer.status < 200 || answer.status >= 300) throw new Error(`Twilio answered ${answer.status}`);
+  }
+
+  /** The HTTP Basic credentials of the account. */
+  private authorization(): string {
+    return `Basic ${Buffer.from(`${this.options.accountSid}:${this.options.authToken}`).toString('base64')}`;
+  }
+
   /** The `/_twilio` edge that verifies and applies Twilio's callbacks. */
   callbackEdge(reports: TelephonyReports): TwilioEdge {
     return twilioCallbackEdge({ authToken: this.options.authToken, callbackBaseUrl: this.options.callbackBaseUrl, reports });
@@ -79,7 +99,7 @@ export class TwilioTelephony implements Telephony {
         method: 'POST',
         url: `${this.api}/${resource}`,
         headers: {
-          authorization: `Basic ${Buffer.from(`${this.options.accountSid}:${this.options.authToken}`).toString('base64')}`,
+          authorization: this.authorization(),
           'content-type': 'application/x-www-form-urlencoded',
           accept: 'application/json',
         },

@@ -1,6 +1,8 @@
 import { IdentityService } from '../../core/identity/identity.service.js';
 import { PaymentRails } from '../../core/ports/payment-rails.js';
 import { Scheduler } from '../../core/services/scheduler.js';
+import { CardVault } from '../../core/ports/card-vault.js';
+import { AesGcmCardVault } from '../../providers/vault/aes-gcm-card-vault.js';
 import { CardService } from '../../core/wallet/card.service.js';
 import { InvoiceService } from '../../core/wallet/invoice.service.js';
 import { Ledger } from '../../core/wallet/ledger.js';
@@ -21,8 +23,15 @@ export const walletArea = defineArea({
   routes: walletRoutes,
   simRoutes: walletSimRoutes,
   creationFields: WalletCreationFields,
-  bind({ container, options }) {
+  bind({ container, options, mode, seed }) {
     container.bind(WalletConfig).toConstantValue(walletConfig(options.wallet));
+    // Card secrets: the configured key; the seed's in simulation (public, like its issuer key);
+    // a live service given none gets a key of its own process (details not shown before a
+    // restart cannot be shown after it).
+    container.bind(CardVault).toConstantValue(
+      options.providers?.cardVault ??
+        (options.cardVaultKey !== undefined ? AesGcmCardVault.fromText(options.cardVaultKey) : mode === 'simulated' ? AesGcmCardVault.fromSeed(seed) : AesGcmCardVault.ephemeral()),
+    );
     const rails = options.providers?.paymentRails;
     if (rails) container.bind(PaymentRails).toConstantValue(rails);
     else {

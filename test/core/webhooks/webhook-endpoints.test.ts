@@ -103,10 +103,10 @@ describe('webhook endpoints', () => {
       const http: HttpClient = { request: async (request) => (sent.push(request), { status: 500, headers: {}, body: new Uint8Array() }) };
       const key = await agent({ ...live, providers: { addressResolver: { resolve: async (host) => table[host] ?? [] }, httpClient: http, clock: new SimClock() } });
       expect((await call(runtime, 'POST', '/v1/webhooks', key, { url: 'https://hooks.example.com/hook' })).status).toBe(201);
-      const admin = (method: string, path: string, body?: unknown) =>
-        runtime.fetch(new Request(`http://in-process.test${path}`, { method, headers: { authorization: 'Bearer admin', 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }));
-      await admin('POST', '/_sim/wallet/fund', { handle: 'alice', asset: 'usd', amount: '1.00' });
-      const deliveriesOf = async () => ((await (await admin('GET', '/_sim/webhooks/deliveries')).json()) as { deliveries: Array<Record<string, unknown>> }).deliveries;
+      // Live mode has no /_sim over HTTP: the test drives the world through the in-process control plane.
+      const sim = runtime.simClient();
+      await sim.fundWallet({ handle: 'alice', asset: 'usd', amount: '1.00' });
+      const deliveriesOf = async () => (await sim.webhookDeliveries({})).deliveries as Array<Record<string, unknown>>;
       for (;;) {
         if ((await deliveriesOf())[0]?.last_response_status === 500) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -116,7 +116,7 @@ describe('webhook endpoints', () => {
       // connection (DNS rebinding) cannot send it elsewhere.
       expect(sent[0]!.address).toBe('93.184.216.34');
       table['hooks.example.com'] = ['127.0.0.1'];
-      await admin('POST', '/_sim/clock/advance', { seconds: 60 });
+      await sim.advanceClock({ seconds: 60 });
       expect(sent).toHaveLength(1);
       expect((await deliveriesOf())[0]).toMatchObject({ attempts: 2, status: 'pending', last_response_status: null });
     });

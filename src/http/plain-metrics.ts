@@ -1,0 +1,151 @@
+// Metrics kept in plain numbers on the hot path and handed to prom-client's registry, which
+// formats them like its own, only when /metrics is scraped.
+import type { Registry } from 'prom-client';
+import type { CompletedRequest } from './request-telemetry.js';
+
+/** The `route` label of a request that matched nothing (bounded: never the request's own path). */
+const UNMATCHED = 'unmatched';
+
+/** One (method, route) pair's latency histogram and its counts by status. */
+interface RouteSeries {
+  method: string;
+  route: string;
+  /** Observations per bucket (not cumulative; the last is +Inf). */
+  buckets: number[];
+  sum: number;
+  count: number;
+  byStatus: Map<number, number>;
+}
+
+/** What prom-client's registry reads from a metric (its `get()`), duck-typed. */
+interface MetricValues {
+  name: string;
+  help: string;
+  type: 'counter' | 'histogram';
+  aggregator: 'sum';
+  values: Array<{ labels: Record<string, string | number>; value: number; metricName?: string }>;
+}
+
+/**
+ * Request counts by method, route and status, and latency histograms by method and route,
+ * accumulated in plain numbers and turned into prom-client metric values only when scraped.
+ * prom-client's own counter and histogram hash their labels on every `inc` and `observe` (about
+ * 0.8 µs a request together, measured); here a request costs a map lookup and a few additions.
+ * The text exposition is still prom-client's (the registry formats these values like its own).
+ */
+export class RequestMetrics {
+  private readonly series = new Map<string, RouteSeries>();
+
+  constructor(
+    registry: Registry,
+    private readonly bounds: readonly number[],
+    names: { requests: string; latency: string },
+  ) {
+    registry.registerMetric(this.metric(names.requests, 'HTTP requests answered, by method, route template and status', () => this.counts(names.requests)));
+    registry.registerMetric(
+      this.metric(names.latency, "Time from a request's arrival until its answer was written, by method and route template", () => this.histograms(names.latency)),
+    );
+  }
+
+  /** Counts and times one completed request. */
+  record(request: CompletedRequest): void {
+    const route = request.route ?? UNMATCHED;
+    const key = `${request.method} ${route}`;
+    let series = this.series.get(key);
+    if (!series) this.series.set(key, (series = { method: request.method, route, buckets: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0, byStatus: new Map() }));
+    const seconds = request.ms / 1000;
+    let bucket = 0;
+    while (bucket < this.bounds.length && seconds > this.bounds[bucket]!) bucket++;
+    series.buckets[bucket]!++;
+    series.sum += seconds;
+    series.count++;
+    series.byStatus.set(request.status, (series.byStatus.get(request.status) ?? 0) + 1);
+  }
+
+  private metric(name: string, help: string, values: () => MetricValues['values']): never {
+    const type = name.endsWith('_total') ? 'counter' : 'histogram';
+    return { name, help, type, aggregator: 'sum', get: async (): Promise<MetricValues> => ({ name, help, type, aggregator: 'sum', values: values() }) } as never;
+  }
+
+  private counts(name: string): MetricValues['values'] {
+    const values: MetricValues['values'] = [];
+    for (const series of this.series.values()) {
+      for (const [status, count] of series.byStatus) values.push({ labels: { method: series.method, route: series.route, status }, value: count, metricName: name });
+    }
+    return values;
+  }
+
+  private histograms(name: string): MetricValues['values'] {
+    const values: MetricValues['values'] = [];
+    for (const series of this.series.values()) {
+      const labels = { method: series.method, route: series.route };
+      let cumulative = 0;
+      this.bounds.forEach((bound, index) => {
+        cumulative += series.buckets[index]!;
+        values.push({ labels: { ...labels, le: bound }, value: cumulative, metricName: `${name}_bucket` });
+      });
+      values.push({ labels: { ...labels, le: '+Inf' }, value: series.count, metricName: `${name}_bucket` });
+      values.push({ labels, value: series.sum, metricName: `${name}_sum` });
+      values.push({ labels, value: series.count, metricName: `${name}_count` });
+    }
+    return values;
+  }
+}
+
+/**
+ * A histogram without labels kept in plain numbers and handed to prom-client's registry when
+ * scraped (as {@link RequestMetrics}): an observation costs a few additions, not prom-client's
+ * label hashing. For values observed on hot paths (every store transaction).
+ */
+export class PlainHistogram {
+  private readonly buckets: number[];
+  private sum = 0;
+  private count = 0;
+
+  constructor(registry: Registry, name: string, help: string, private readonly bounds: readonly number[]) {
+    this.buckets = new Array<number>(bounds.length + 1).fill(0);
+    const values = (): MetricValues['values'] => {
+      const out: MetricValues['values'] = [];
+      let cumulative = 0;
+      this.bounds.forEach((bound, index) => {
+        cumulative += this.buckets[index]!;
+        out.push({ labels: { le: bound }, value: cumulative, metricName: `${name}_bucket` });
+      });
+      out.push({ labels: { le: '+Inf' }, value: this.count, metricName: `${name}_bucket` });
+      out.push({ labels: {}, value: this.sum, metricName: `${name}_sum` });
+      out.push({ labels: {}, value: this.count, metricName: `${name}_count` });
+      return out;
+    };
+    registry.registerMetric({ name, help, type: 'histogram', aggregator: 'sum', get: async (): Promise<MetricValues> => ({ name, help, type: 'histogram', aggregator: 'sum', values: values() }) } as never);
+  }
+
+  /** Counts one value. */
+  observe(value: number): void {
+    let bucket = 0;
+    while (bucket < this.bounds.length && value > this.bounds[bucket]!) bucket++;
+    this.buckets[bucket]!++;
+    this.sum += value;
+    this.count++;
+  }
+}
+
+/**
+ * A counter with labels kept in a map of plain numbers, handed to prom-client's registry when
+ * scraped (as {@link RequestMetrics}): an increment costs a map lookup, not label hashing.
+ */
+export class PlainCounter<L extends string> {
+  private readonly counts = new Map<string, { labels: Record<L, string>; value: number }>();
+
+  constructor(registry: Registry, name: string, help: string, private readonly labelNames: readonly L[]) {
+    const values = (): MetricValues['values'] => [...this.counts.values()].map(({ labels, value }) => ({ labels, value, metricName: name }));
+    registry.registerMetric({ name, help, type: 'counter', aggregator: 'sum', get: async (): Promise<MetricValues> => ({ name, help, type: 'counter', aggregator: 'sum', values: values() }) } as never);
+  }
+
+  /** Adds one to the series of these label values. */
+  inc(labels: Record<L, string>): void {
+    const key = this.labelNames.map((name) => labels[name]).join('\u0000');
+    const entry = this.counts.get(key);
+    if (entry) entry.value++;
+    else this.counts.set(key, { labels: { ...labels }, value: 1 });
+  }
+}

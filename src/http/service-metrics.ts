@@ -1,0 +1,131 @@
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { ServiceEvent } from '../core/ports/event-log.js';
+import { OUTBOUND_ATTEMPT_JOB } from '../core/email/outbound.js';
+import { DELIVERY_JOB } from '../core/webhooks/webhook-types.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import { PlainCounter, PlainHistogram, RequestMetrics } from './plain-metrics.js';
+import type { CompletedRequest, RequestSink } from './request-telemetry.js';
+
+/** Latency buckets of requests and store transactions, in seconds: 0.5 ms to 10 s. */
+const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The service's Prometheus metrics (DECISIONS.md, "Operating a live service"), on a registry of
+ * their own, written with prom-client (the Prometheus client every Node service uses: the text
+ * format, histograms and process metrics need nothing hand-made):
+ *
+ * - `agent_services_http_requests_total{method,route,status}` and
+ *   `agent_services_http_request_duration_seconds{method,route}`: every request the server
+ *   answered, by its route's path template;
+ * - `agent_services_jobs_due`, `agent_services_jobs_scheduled{type}`, `agent_services_mail_queued`
+ *   (mail waiting for an attempt) and `agent_services_webhook_deliveries_pending` (deliveries
+ *   waiting for a retry), read from the store when scraped;
+ * - `agent_services_sandbox_runs_total{runtime,exit}`, `agent_services_browser_sessions_open`,
+ *   `agent_services_transfers_total{rail,status}`, from the event log as changes commit;
+ * - `agent_services_store_commit_seconds`: each store transaction until it is durable;
+ * - prom-client's process and Node.js metrics (`process_cpu_seconds_total`,
+ *   `nodejs_eventloop_lag_seconds`, heap, handles...).
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly requests: RequestMetrics;
+  private readonly runs: PlainCounter<'runtime' | 'exit'>;
+  private readonly sessions: Gauge;
+  private readonly transfers: PlainCounter<'rail' | 'direction' | 'status'>;
+  /** Rail and direction of history records still pending, by agent and transaction id (their settling event repeats neither). */
+  private readonly pendingRails = new Map<string, { rail: string; direction: string }>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(runtime: Runtime) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new RequestMetrics(this.registry, SECONDS_BUCKETS, { requests: 'agent_services_http_requests_total', latency: 'agent_services_http_request_duration_seconds' });
+    const jobs = (): Promise<{ due: number; byType: Record<string, number> }> => runtime.scheduledJobs();
+    new Gauge({
+      name: 'agent_services_jobs_due',
+      help: 'Scheduled jobs whose time has come (service time) and that have not run yet',
+      registers,
+      async collect() {
+        this.set((await jobs()).due);
+      },
+    });
+    new Gauge({
+      name: 'agent_services_jobs_scheduled',
+      help: 'Scheduled jobs waiting, by type',
+      labelNames: ['type'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [type, count] of Object.entries((await jobs()).byType)) this.set({ type }, count);
+      },
+    });
+    new Gauge({
+      name: 'agent_services_mail_queued',
+      help: 'Outbound messages waiting for a delivery attempt to outside addresses',
+      registers,
+      async collect() {
+        this.set((await jobs()).byType[OUTBOUND_ATTEMPT_JOB.type] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'agent_services_webhook_deliveries_pending',
+      help: 'Webhook deliveries waiting for an attempt',
+      registers,
+      async collect() {
+        this.set((await jobs()).byType[DELIVERY_JOB.type] ?? 0);
+      },
+    });
+    this.runs = new PlainCounter(this.registry, 'agent_services_sandbox_runs_total', 'Compute runs finished, by runtime and exit code', ['runtime', 'exit']);
+    this.sessions = new Gauge({ name: 'agent_services_browser_sessions_open', help: 'Browser sessions open in this process', registers });
+    this.transfers = new PlainCounter(
+      this.registry,
+      'agent_services_transfers_total',
+      'Wallet history records reaching a status (pending, confirmed, failed), by rail (a chain, a bank scheme: iban or aba, or internal: book transfers, card charges, funding) and direction (a book transfer is one of each)',
+      ['rail', 'direction', 'status'],
+    );
+    const commits = new PlainHistogram(this.registry, 'agent_services_store_commit_seconds', 'Time of each store transaction from its start until it is durable (its commit included)', SECONDS_BUCKETS);
+    runtime.observeTransactions((ms) => commits.observe(ms / 1000));
+    this.unsubscribe = runtime.sim.subscribe((event) => this.onEvent(event));
+  }
+
+  /** The request sink that counts and times every answered request. */
+  readonly sink: RequestSink = (request: CompletedRequest) => this.requests.record(request);
+
+  /** The Prometheus text exposition and its content type. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  /** Stops following the event log. */
+  close(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  private onEvent(event: ServiceEvent): void {
+    const data = event.data as Record<string, unknown>;
+    if (event.type === 'compute.run.completed') this.runs.inc({ runtime: String(data.runtime), exit: String(data.exit_code) });
+    else if (event.type === 'browser.session.created') this.sessions.inc();
+    else if (event.type === 'browser.session.terminated') this.sessions.dec();
+    else if (event.type === 'wallet.transaction.created') {
+      const labels = { rail: railOf(data), direction: String(data.direction) };
+      this.transfers.inc({ ...labels, status: String(data.status) });
+      if (data.status === 'pending') this.pendingRails.set(`${event.agent_id} ${String(data.transaction_id)}`, labels);
+    } else if (event.type === 'wallet.transaction.updated') {
+      const key = `${event.agent_id} ${String(data.transaction_id)}`;
+      // A record that was pending before this process started: its rail is not known here.
+      const labels = this.pendingRails.get(key) ?? { rail: 'unknown', direction: 'unknown' };
+      this.transfers.inc({ ...labels, status: String(data.status) });
+      this.pendingRails.delete(key);
+    }
+  }
+}
+
+/** The rail of a history record's event: its chain, its bank scheme, or internal. */
+function railOf(data: Record<string, unknown>): string {
+  if (typeof data.network === 'string') return data.network;
+  const to = typeof data.to === 'string' ? data.to : '';
+  if (to.startsWith('iban:')) return 'iban';
+  if (to.startsWith('aba:')) return 'aba';
+  return 'internal';
+}
