@@ -177,7 +177,10 @@ function freePort(): Promise<number> {
 function smtpSource(port: number, sessions: number, messages: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(SMTP_SOURCE, ['-s', String(sessions), '-m', String(messages), '-l', '2048', '-f', 'load@example.com', '-t', 'bob@agents.test', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'], env: postfixEnv() });
+    const child = spawn(SMTP_SOURCE, ['-s', String(sessions), '-m', String(messages), '-l', '2048', '-f', 'load@example.com', '-t', 'bob@agents.test', `127.0.0.1:${port}`], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: postfixEnv(),
+    });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
@@ -226,7 +229,8 @@ const format = (value: number) => Math.round(value).toLocaleString('en');
  */
 export async function postfixComparison(messages: number, sessionCounts: number[], rounds: number, dataParent: string | undefined, workUs: number): Promise<void> {
   const postfix = existsSync(SMTP_SOURCE) && existsSync(SMTP_SINK);
-  if (!postfix) console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix, or SMTP_POSTFIX_DIR); the TLS figures below have no smtp-sink beside them`);
+  if (!postfix)
+    console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix, or SMTP_POSTFIX_DIR); the TLS figures below have no smtp-sink beside them`);
   const { ensureBuilt } = await import('../test/cli/ensure-built.js');
   await ensureBuilt();
   // The listener checks SPF, DKIM and DMARC of every message: its DNS answers come from here, as a
@@ -275,7 +279,9 @@ async function smtpSourceRows(targets: Partial<Record<Role, Target>>, roles: Rol
     const ofSink = (role: Role) => median(runs[role].map((run, round) => run.rate / sinkRates[round]!));
     const ofFloor = median(runs.listener.map((run, round) => run.rate / runs.floor[round]!.rate));
     const row = (label: string, role: Role, note: string) =>
-      console.log(`    ${label.padEnd(26)} ${format(median(runs[role].map((run) => run.rate))).padStart(6)} msg/s ${median(runs[role].map((run) => run.cpu)).toFixed(3)} ms CPU/msg   ${ofSink(role).toFixed(2)}x of smtp-sink${note}`);
+      console.log(
+        `    ${label.padEnd(26)} ${format(median(runs[role].map((run) => run.rate))).padStart(6)} msg/s ${median(runs[role].map((run) => run.cpu)).toFixed(3)} ms CPU/msg   ${ofSink(role).toFixed(2)}x of smtp-sink${note}`,
+      );
     console.log(`smtp-source -s ${sessions} -m ${messages} -l 2048 (median of ${rounds} interleaved rounds)`);
     console.log(`    ${'smtp-sink (Postfix)'.padEnd(26)} ${format(median(sinkRates)).padStart(6)} msg/s`);
     row('bare node:net responder', 'floor', " (Node's own floor here)");

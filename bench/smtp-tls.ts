@@ -51,6 +51,8 @@ export async function tlsComparison(setup: TlsComparison): Promise<void> {
     if (sink.length > 0) console.log(`    ${'smtp-sink (no TLS; scale)'.padEnd(30)} ${format(median(sink)).padStart(6)} msg/s`);
     console.log(`    ${'listener, clear'.padEnd(30)} ${format(median(clear.map((entry) => entry.rate))).padStart(6)} msg/s ${median(clear.map((entry) => entry.cpu)).toFixed(3)} ms CPU/msg`);
     const ofSink = sink.length > 0 ? `; ${median(secure.map((entry, round) => entry.rate / sink[round]!)).toFixed(2)}x of smtp-sink in clear` : '';
-    console.log(`    ${'listener, STARTTLS'.padEnd(30)} ${format(median(secure.map((entry) => entry.rate))).padStart(6)} msg/s ${median(secure.map((entry) => entry.cpu)).toFixed(3)} ms CPU/msg   ${ratio.toFixed(2)}x of clear${ofSink}`);
+    console.log(
+      `    ${'listener, STARTTLS'.padEnd(30)} ${format(median(secure.map((entry) => entry.rate))).padStart(6)} msg/s ${median(secure.map((entry) => entry.cpu)).toFixed(3)} ms CPU/msg   ${ratio.toFixed(2)}x of clear${ofSink}`,
+    );
   }
 }

@@ -65,7 +65,11 @@ function providerClassChecks(file, text) {
     const target = path.normalize(path.join(path.dirname(file), match[2].replace(/\.js$/, '.ts')));
     if (!match[2].startsWith('.') || layerOf(target) !== 'providers') continue;
     for (const part of match[1].split(',')) {
-      const name = part.replace(/^\s*type\s+/, '').split(/\s+as\s+/).at(-1).trim();
+      const name = part
+        .replace(/^\s*type\s+/, '')
+        .split(/\s+as\s+/)
+        .at(-1)
+        .trim();
       if (name && !part.trim().startsWith('type ')) names.push(name);
     }
   }

@@ -107,7 +107,11 @@ export function dashboardLine(options: RuntimeOptions, url: string): string | nu
 }
 
 async function printDemo(runtime: Awaited<ReturnType<typeof createRuntime>>, url: string, out: (line: string) => void): Promise<void> {
-  const existing = (await runtime.anonymous().identity.getPublicProfile('demo').catch(() => undefined)) !== undefined;
+  const existing =
+    (await runtime
+      .anonymous()
+      .identity.getPublicProfile('demo')
+      .catch(() => undefined)) !== undefined;
   if (existing) {
     out('demo agent: demo (already created in this data file; its API key was printed when it was made)');
     return;

@@ -47,12 +47,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const body = JSON.stringify(refusal.toBody());
-  const head = [
-    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-  ].join('\r\n');
+  const head = [`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'].join('\r\n');
   socket.end(`${head}\r\n\r\n${body}`);
   lingerThenDestroy(socket);
 }

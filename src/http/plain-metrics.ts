@@ -42,9 +42,7 @@ export class RequestMetrics {
     names: { requests: string; latency: string },
   ) {
     registry.registerMetric(this.metric(names.requests, 'HTTP requests answered, by method, route template and status', () => this.counts(names.requests)));
-    registry.registerMetric(
-      this.metric(names.latency, "Time from a request's arrival until its answer was written, by method and route template", () => this.histograms(names.latency)),
-    );
+    registry.registerMetric(this.metric(names.latency, "Time from a request's arrival until its answer was written, by method and route template", () => this.histograms(names.latency)));
   }
 
   /** Counts and times one completed request. */
@@ -102,7 +100,12 @@ export class PlainHistogram {
   private sum = 0;
   private count = 0;
 
-  constructor(registry: Registry, name: string, help: string, private readonly bounds: readonly number[]) {
+  constructor(
+    registry: Registry,
+    name: string,
+    help: string,
+    private readonly bounds: readonly number[],
+  ) {
     this.buckets = new Array<number>(bounds.length + 1).fill(0);
     const values = (): MetricValues['values'] => {
       const out: MetricValues['values'] = [];
@@ -136,7 +139,12 @@ export class PlainHistogram {
 export class PlainCounter<L extends string> {
   private readonly counts = new Map<string, { labels: Record<L, string>; value: number }>();
 
-  constructor(registry: Registry, name: string, help: string, private readonly labelNames: readonly L[]) {
+  constructor(
+    registry: Registry,
+    name: string,
+    help: string,
+    private readonly labelNames: readonly L[],
+  ) {
     const values = (): MetricValues['values'] => [...this.counts.values()].map(({ labels, value }) => ({ labels, value, metricName: name }));
     registry.registerMetric({ name, help, type: 'counter', aggregator: 'sum', get: async (): Promise<MetricValues> => ({ name, help, type: 'counter', aggregator: 'sum', values: values() }) } as never);
   }

@@ -9,8 +9,11 @@ export { LOG_LEVELS, type LogLevel } from './log-levels.js';
  * Field paths never written in clear by the service's logger, whatever a log call is given: API
  * keys, tokens, secrets, passwords and card details, at the top level and two levels down.
  */
-export const REDACTED_PATHS: readonly string[] = ['api_key', 'token', 'admin_token', 'authorization', 'secret', 'password', 'auth_token', 'number', 'card_number', 'cvv', 'cvc']
-  .flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+export const REDACTED_PATHS: readonly string[] = ['api_key', 'token', 'admin_token', 'authorization', 'secret', 'password', 'auth_token', 'number', 'card_number', 'cvv', 'cvc'].flatMap((key) => [
+  key,
+  `*.${key}`,
+  `*.*.${key}`,
+]);
 
 /** The service's loggers and the request sink that writes through them. */
 export interface RequestLogger {

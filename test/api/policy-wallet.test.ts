@@ -85,9 +85,7 @@ describe.each(TRANSPORTS)('policies on the wallet (%s)', (kind) => {
     expect((await bob.client.wallet.getBalance()).fiat.usd).toBe('100.00');
     expect((await alice.client.wallet.listTransactions({ asset: 'usd' })).transactions.filter((t) => t.direction === 'out')).toHaveLength(1);
     const logged = await violations(world.sim, seq);
-    expect(logged.map((event) => ({ agent_id: event.agent_id, data: event.data }))).toEqual([
-      { agent_id: alice.agent_id, data: { rule: 'wallet.per_transaction', route_id: 'wallet.send', param: 'amount' } },
-    ]);
+    expect(logged.map((event) => ({ agent_id: event.agent_id, data: event.data }))).toEqual([{ agent_id: alice.agent_id, data: { rule: 'wallet.per_transaction', route_id: 'wallet.send', param: 'amount' } }]);
     // Other assets are not limited.
     await alice.client.wallet.send({ to: 'bob', amount: '500', asset: 'usdc' });
   });

@@ -25,7 +25,12 @@ function file(name: string, content: unknown): string {
 function config(args: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = configMain(args, (line) => out.push(line), (line) => err.push(line), env);
+  const code = configMain(
+    args,
+    (line) => out.push(line),
+    (line) => err.push(line),
+    env,
+  );
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
@@ -50,16 +55,19 @@ describe('serve configuration: one model for flags, the file and AGENT_SERVICES_
 
   it('chooses real providers without code: Twilio with its number pool, an embeddings endpoint, a relay', () => {
     const settings = parseServeArgs(
-      ['--config', file('providers.json', {
-        twilio_account_sid: 'AC123',
-        twilio_auth_token: 'tw-token',
-        base_url: 'https://agents.example.com',
-        twilio_numbers: ['+14155552671', '+14155552672'],
-        openai_embeddings_url: 'https://api.openai.com',
-        openai_embeddings_model: 'text-embedding-3-small',
-        openai_embeddings_key: 'sk-openai',
-        smtp_relay: 'smtp://user:pass@relay.example.com:587',
-      })],
+      [
+        '--config',
+        file('providers.json', {
+          twilio_account_sid: 'AC123',
+          twilio_auth_token: 'tw-token',
+          base_url: 'https://agents.example.com',
+          twilio_numbers: ['+14155552671', '+14155552672'],
+          openai_embeddings_url: 'https://api.openai.com',
+          openai_embeddings_model: 'text-embedding-3-small',
+          openai_embeddings_key: 'sk-openai',
+          smtp_relay: 'smtp://user:pass@relay.example.com:587',
+        }),
+      ],
       {},
     );
     expect(settings.providers).toEqual({
@@ -94,7 +102,11 @@ describe('agent-services config schema', () => {
 describe('agent-services config check', () => {
   it('prints the resolved configuration with every secret masked', () => {
     const at = file('check.json', { port: 8080, admin_token: 'tok-abc', smtp_relay: 'smtp://u:relay-pass@r.example', webhook: ['https://h.example/hook=whsec_1'] });
-    const { code, stdout, stderr } = config(['check', '--config', at], { AGENT_SERVICES_OPENAI_EMBEDDINGS_KEY: 'sk-embed', AGENT_SERVICES_OPENAI_EMBEDDINGS_URL: 'http://127.0.0.1:1', AGENT_SERVICES_OPENAI_EMBEDDINGS_MODEL: 'm' });
+    const { code, stdout, stderr } = config(['check', '--config', at], {
+      AGENT_SERVICES_OPENAI_EMBEDDINGS_KEY: 'sk-embed',
+      AGENT_SERVICES_OPENAI_EMBEDDINGS_URL: 'http://127.0.0.1:1',
+      AGENT_SERVICES_OPENAI_EMBEDDINGS_MODEL: 'm',
+    });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const printed = JSON.parse(stdout) as Record<string, unknown>;
     expect(printed).toMatchObject({ port: 8080, admin_token: '********', smtp_relay: '********', webhook: '********', openai_embeddings_key: '********', log_level: 'info', shutdown_timeout: '30s' });
@@ -106,7 +118,14 @@ describe('agent-services config check', () => {
     const { code, stdout, stderr } = config(['check', '--config', at, '--shutdown-timeout', 'soon'], { AGENT_SERVICES_SANDBOX: 'docker' });
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    for (const named of [/port: /, /colour: is not a setting of serve/, /log_level: /, /--shutdown-timeout must be a duration/, /AGENT_SERVICES_SANDBOX must be wasm or bubblewrap, got "docker"/, /webhook expects URL=SECRET/]) {
+    for (const named of [
+      /port: /,
+      /colour: is not a setting of serve/,
+      /log_level: /,
+      /--shutdown-timeout must be a duration/,
+      /AGENT_SERVICES_SANDBOX must be wasm or bubblewrap, got "docker"/,
+      /webhook expects URL=SECRET/,
+    ]) {
       expect(stderr).toMatch(named);
     }
     expect(stderr).not.toContain('no-equals-secret-xyz');
@@ -128,7 +147,13 @@ describe('the production file of docs/operating.md', () => {
     const doc = readFileSync(new URL('../../docs/operating.md', import.meta.url), 'utf8');
     const block = /```json\n(\{\n {2}"\$schema"[\s\S]*?\n\})\n```/.exec(doc)![1]!;
     const credentials = '/run/credentials/agent-services.service/';
-    for (const [name, value] of [['admin_token', 'tok'], ['card_vault_key', 'ab'.repeat(32)], ['smtp_relay', 'smtp://u:p@relay.example:587'], ['twilio_auth_token', 'tw'], ['openai_key', 'sk-x']] as const) {
+    for (const [name, value] of [
+      ['admin_token', 'tok'],
+      ['card_vault_key', 'ab'.repeat(32)],
+      ['smtp_relay', 'smtp://u:p@relay.example:587'],
+      ['twilio_auth_token', 'tw'],
+      ['openai_key', 'sk-x'],
+    ] as const) {
       file(name, `${value}\n`);
     }
     const at = file('production.json', block.replaceAll(credentials, `${dir}/`));

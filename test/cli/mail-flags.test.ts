@@ -22,8 +22,22 @@ const key = file('tls.key', TLS.key);
 describe('agent-services serve: the flags of mail on the internet', () => {
   it('reads the DKIM key and selector, the certificate, require-TLS, enforce-DMARC and the DNS server', () => {
     const { runtime } = parseServeArgs([
-      '--smtp-port', '0', '--smtp-relay', 'smtp://relay.example.net:587', '--dkim-key', ed, '--dkim-selector', 'mail-2026',
-      '--smtp-tls-cert', cert, '--smtp-tls-key', key, '--smtp-require-tls', '--smtp-enforce-dmarc', '--dns-server', '127.0.0.1:5353',
+      '--smtp-port',
+      '0',
+      '--smtp-relay',
+      'smtp://relay.example.net:587',
+      '--dkim-key',
+      ed,
+      '--dkim-selector',
+      'mail-2026',
+      '--smtp-tls-cert',
+      cert,
+      '--smtp-tls-key',
+      key,
+      '--smtp-require-tls',
+      '--smtp-enforce-dmarc',
+      '--dns-server',
+      '127.0.0.1:5353',
     ]);
     expect(runtime.email?.dkim).toEqual({ privateKey: KEYS.ed25519, selector: 'mail-2026' });
     expect(runtime.email?.smtp).toMatchObject({ tls: { cert: TLS.cert, key: TLS.key }, requireTls: true, enforceDmarc: true, dnsServer: '127.0.0.1:5353' });
@@ -55,7 +69,7 @@ describe('agent-services dns-records', () => {
     return lines;
   };
 
-  it('prints MX, SPF, DKIM with the key\'s real public key (RSA split into strings of 255 bytes) and DMARC', () => {
+  it("prints MX, SPF, DKIM with the key's real public key (RSA split into strings of 255 bytes) and DMARC", () => {
     const lines = records(['--service-domain', 'agents.example.com', '--dkim-key', rsa]);
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe('agents.example.com. MX 10 mx.agents.example.com.');

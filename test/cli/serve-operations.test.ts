@@ -57,7 +57,10 @@ describe.concurrent('agent-services serve as a live service', { timeout: CLI_TES
     expect(first.stdout()).not.toContain(alice.api_key);
 
     const second = await start(t, ['--seed', '1', '--data', data]);
-    for (const [file, content] of [['/kept.txt', 'before the stop'], ['/after.txt', 'finished\n']] as const) {
+    for (const [file, content] of [
+      ['/kept.txt', 'before the stop'],
+      ['/after.txt', 'finished\n'],
+    ] as const) {
       const read = await fetch(`${second.url}/v1/compute/fs/content?path=${encodeURIComponent(file)}`, { headers: auth });
       expect(read.status).toBe(200);
       expect(await read.json()).toMatchObject({ content: Buffer.from(content).toString('base64') });

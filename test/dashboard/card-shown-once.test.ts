@@ -62,7 +62,7 @@ describe('card details shown once', () => {
     expect(answers).not.toMatch(/"(number|cvv|billing_address)"/);
   });
 
-  it('does not spend the one showing on a HEAD, nor on another agent\'s card or an unknown one', async () => {
+  it("does not spend the one showing on a HEAD, nor on another agent's card or an unknown one", async () => {
     const { runtime, card } = await world();
     await runtime.createAgent({ name: 'bob' });
     expect((await page(runtime, `/_dashboard/agents/alice/cards/${card.card_id}`, { method: 'HEAD' })).status).toBe(200);

@@ -268,7 +268,7 @@ describe('dashboard pages', () => {
     expect(offered.filter((choice) => !choice!.endsWith('.'))).toEqual([...LOGGED_EVENT_TYPES]);
   });
 
-  it('tells a stream\'s page to reload once the world was replaced by a restore', async () => {
+  it("tells a stream's page to reload once the world was replaced by a restore", async () => {
     const runtime = await world();
     const snapshot = await runtime.sim.snapshot();
     const alice = await runtime.createAgent({ name: 'alice' });

@@ -78,8 +78,7 @@ describe('the OpenAPI document, generated', () => {
   });
 
   it('documents /_sim as it is reached: open, behind the admin token, or not at all', () => {
-    const security = (access: 'open' | 'token' | 'hidden') =>
-      (openApiDocument(runtime.routes(), runtime.config, { adminAccess: access }).paths as Record<string, any>)['/_sim/clock']?.get?.security;
+    const security = (access: 'open' | 'token' | 'hidden') => (openApiDocument(runtime.routes(), runtime.config, { adminAccess: access }).paths as Record<string, any>)['/_sim/clock']?.get?.security;
     expect(security('open')).toEqual([{}]);
     expect(security('token')).toEqual([{ adminToken: [] }]);
     expect(security('hidden')).toBeUndefined();
@@ -132,7 +131,11 @@ describe('the OpenAPI document, generated', () => {
     const write = bodyOf('/v1/compute/fs', 'put');
     expect(doc.paths['/v1/compute/fs'].put.requestBody.content['application/json'].schema.properties.content.contentEncoding).toBe('base64');
     expect(write({ path: '/a.txt', content: 'aGk=' })).toBe(true);
-    for (const bad of [{ path: '/a.txt', content: 'aGk' }, { path: '/a.txt', content: 'not base64!' }, { path: 'a.txt', content: 'aGk=' }]) {
+    for (const bad of [
+      { path: '/a.txt', content: 'aGk' },
+      { path: '/a.txt', content: 'not base64!' },
+      { path: 'a.txt', content: 'aGk=' },
+    ]) {
       expect(write(bad), JSON.stringify(bad)).toBe(false);
       expect((await call('compute.writeFs', bad)).status, JSON.stringify(bad)).toBe(400);
     }

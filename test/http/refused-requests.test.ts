@@ -42,11 +42,7 @@ describe.each(RAW_TRANSPORTS)('refused bodies and clock moves (%s)', (kind) => {
   it('answers a JSON body whose charset is not utf-8 with 415 and takes charset=utf-8 in any spelling', async () => {
     world = await openRawWorld(kind);
     for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"', 'application/json; charset=utf8']) {
-      const answer = await expectErrorResponse(
-        await world.raw('/_sim/agents', { method: 'POST', headers: { 'content-type': type }, body: '{"name":"ann"}' }),
-        415,
-        'unsupported_media_type',
-      );
+      const answer = await expectErrorResponse(await world.raw('/_sim/agents', { method: 'POST', headers: { 'content-type': type }, body: '{"name":"ann"}' }), 415, 'unsupported_media_type');
       expect(answer.error.message).toContain('charset=utf-8');
     }
     await expectErrorResponse(await world.raw('/v1/agent/ann'), 404, 'not_found');
@@ -162,11 +158,7 @@ describe('requests Node refuses before routing (a real socket)', () => {
     const s = await open();
     expectJsonError(await exchange(s, 'NOT A REQUEST\r\n\r\n'), 400, 'invalid_request');
     expectJsonError(await exchange(s, Buffer.concat([Buffer.from('GET /v1/caf'), Buffer.from([0xc3, 0xa9]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')])), 400, 'invalid_request');
-    expectJsonError(
-      await exchange(s, 'POST /_sim/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\nTransfer-Encoding: chunked\r\n\r\n{"name":"ann"}'),
-      400,
-      'invalid_request',
-    );
+    expectJsonError(await exchange(s, 'POST /_sim/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\nTransfer-Encoding: chunked\r\n\r\n{"name":"ann"}'), 400, 'invalid_request');
     expectJsonError(await exchange(s, 'POST /_sim/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'), 400, 'invalid_request');
   });
 

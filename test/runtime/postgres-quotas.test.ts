@@ -39,9 +39,7 @@ describe.skipIf(skip !== null)('quotas across the processes of one PostgreSQL wo
     const content = Buffer.alloc(300, 7).toString('base64');
     // Three agents at once, each with its own burst: more interleavings of the same race.
     const keys = await Promise.all(['writer-a', 'writer-b', 'writer-c'].map(async (name) => (await a.createAgent({ name })).api_key));
-    const bursts = await Promise.all(
-      keys.map((key) => Promise.all(Array.from({ length: 10 }, (_, i) => request(i % 2 === 0 ? a : b, key, 'PUT', '/v1/compute/fs', { path: `/f${i}.bin`, content })))),
-    );
+    const bursts = await Promise.all(keys.map((key) => Promise.all(Array.from({ length: 10 }, (_, i) => request(i % 2 === 0 ? a : b, key, 'PUT', '/v1/compute/fs', { path: `/f${i}.bin`, content })))));
     for (const [n, answers] of bursts.entries()) {
       const key = keys[n]!;
       const statuses = answers.map((answer) => answer.status);

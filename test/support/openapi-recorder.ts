@@ -177,9 +177,7 @@ export class DocumentChecker {
 const checkers = new Map<string, DocumentChecker>();
 
 /** Checks webhook deliveries against the `webhooks` section (which depends on no route or configuration). */
-export const deliveryChecker = new DocumentChecker(
-  openApiDocument([], { serviceDomain: 'agents.test', baseUrl: 'http://agents.test', payUrl: 'http://agents.test/pay', filesUrl: 'http://agents.test/files' }),
-);
+export const deliveryChecker = new DocumentChecker(openApiDocument([], { serviceDomain: 'agents.test', baseUrl: 'http://agents.test', payUrl: 'http://agents.test/pay', filesUrl: 'http://agents.test/files' }));
 
 /** The checker of a runtime's document (cached per route set and control-plane access). */
 export function checkerFor(runtime: Runtime): DocumentChecker {
@@ -243,9 +241,7 @@ export function recordingSend(runtime: Runtime, send: (request: Request) => Prom
     const sent = await send(request);
     // A JSON answer is read here and handed on as a new Response of the same text: a clone's
     // second branch would hold a large answer back (undici's tee).
-    const response = sent.headers.get('content-type')?.startsWith('application/json') && sent.body
-      ? new Response(await sent.text(), { status: sent.status, statusText: sent.statusText, headers: sent.headers })
-      : sent;
+    const response = sent.headers.get('content-type')?.startsWith('application/json') && sent.body ? new Response(await sent.text(), { status: sent.status, statusText: sent.statusText, headers: sent.headers }) : sent;
     const copiedText = await copied;
     let requestBody: unknown;
     if (copiedText !== undefined) {

@@ -152,7 +152,5 @@ export const MASK = '********';
 
 /** The resolved settings as printable JSON: secrets masked, every other value as resolved. */
 export function printableConfig(config: ResolvedConfig): Record<string, unknown> {
-  return Object.fromEntries(
-    (Object.keys(config.values) as ServeKey[]).map((key) => [key, OPTION(key).secret ? MASK : config.values[key]]),
-  );
+  return Object.fromEntries((Object.keys(config.values) as ServeKey[]).map((key) => [key, OPTION(key).secret ? MASK : config.values[key]]));
 }

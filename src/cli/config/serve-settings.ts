@@ -72,7 +72,8 @@ export function serveSettings(config: ResolvedConfig): { settings: ServeSettings
   if (v.database !== undefined && v.data !== undefined) errors.push(`give ${named('data')} (SQLite, one process) or ${named('database')} (PostgreSQL), not both`);
   if (v.blobs !== undefined && v.database === undefined) errors.push(`${named('blobs')} goes with ${named('database')}`);
   if (v.advertise_url !== undefined && v.database === undefined) errors.push(`${named('advertise_url')} goes with ${named('database')}`);
-  if (v.advertise_url !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(v.advertise_url)) errors.push(`${named('advertise_url')} must be an http:// or https:// URL of this process (scheme, host, port), got "${v.advertise_url}"`);
+  if (v.advertise_url !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(v.advertise_url))
+    errors.push(`${named('advertise_url')} must be an http:// or https:// URL of this process (scheme, host, port), got "${v.advertise_url}"`);
   const smtp = v.smtp_port === undefined ? null : { host: v.smtp_host ?? host, port: v.smtp_port };
   if (!smtp && (v.smtp_auth !== undefined || v.smtp_rate !== undefined)) errors.push(`${named('smtp_auth')} and ${named('smtp_rate')} need ${named('smtp_port')}`);
   const mailFlags: MailFlagValues = {
@@ -97,21 +98,21 @@ export function serveSettings(config: ResolvedConfig): { settings: ServeSettings
     runtime.email = {
       ...(v.smtp_relay !== undefined ? { relay: v.smtp_relay } : {}),
       ...(dkim ? { dkim } : {}),
-      ...(smtp
-        ? { smtp: { ...smtp, ...(v.smtp_auth !== undefined ? { auth: v.smtp_auth } : {}), ...(v.smtp_rate !== undefined ? { maxMessagesPerMinute: v.smtp_rate } : {}), ...smtpMail } }
-        : {}),
+      ...(smtp ? { smtp: { ...smtp, ...(v.smtp_auth !== undefined ? { auth: v.smtp_auth } : {}), ...(v.smtp_rate !== undefined ? { maxMessagesPerMinute: v.smtp_rate } : {}), ...smtpMail } } : {}),
     };
   }
   const providers: ServeSettings['providers'] = {};
   const twilioKeys = ['twilio_account_sid', 'twilio_auth_token', 'twilio_callback_url'] as const;
   if (twilioKeys.some((key) => v[key] !== undefined)) {
-    if (v.twilio_account_sid === undefined || v.twilio_auth_token === undefined) errors.push(`twilio_account_sid and twilio_auth_token go together (given: ${twilioKeys.filter((key) => v[key] !== undefined).join(', ')})`);
+    if (v.twilio_account_sid === undefined || v.twilio_auth_token === undefined)
+      errors.push(`twilio_account_sid and twilio_auth_token go together (given: ${twilioKeys.filter((key) => v[key] !== undefined).join(', ')})`);
     else if (v.twilio_callback_url === undefined && v.base_url === undefined) errors.push('twilio_callback_url (or base_url) is needed with Twilio: it is where Twilio reports to this service');
     else providers.twilio = { accountSid: v.twilio_account_sid, authToken: v.twilio_auth_token, callbackBaseUrl: v.twilio_callback_url ?? v.base_url };
   }
   if (v.openai_embeddings_url !== undefined || v.openai_embeddings_model !== undefined || v.openai_embeddings_key !== undefined) {
     if (v.openai_embeddings_url === undefined || v.openai_embeddings_model === undefined) errors.push('openai_embeddings_url and openai_embeddings_model go together');
-    else if (v.embedding_model !== undefined || v.embedder !== undefined) errors.push(`openai_embeddings_url and ${v.embedding_model !== undefined ? 'embedding_model' : 'embedder'} each choose the memory embedder: give one`);
+    else if (v.embedding_model !== undefined || v.embedder !== undefined)
+      errors.push(`openai_embeddings_url and ${v.embedding_model !== undefined ? 'embedding_model' : 'embedder'} each choose the memory embedder: give one`);
     else providers.openAiEmbeddings = { baseUrl: v.openai_embeddings_url, model: v.openai_embeddings_model, ...(v.openai_embeddings_key !== undefined ? { apiKey: v.openai_embeddings_key } : {}) };
   }
   return {

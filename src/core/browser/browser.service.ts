@@ -268,7 +268,11 @@ export class BrowserSessions {
     if (remoteActivity !== undefined) {
       // The owner stops the browser once the ending is durable (its sweep would, later).
       const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
-      const stop = () => this.owners!.forward(session!, { op: 'delete', session_id: sessionId, agent_id: session!.agent_id }).then(() => undefined, () => undefined);
+      const stop = () =>
+        this.owners!.forward(session!, { op: 'delete', session_id: sessionId, agent_id: session!.agent_id }).then(
+          () => undefined,
+          () => undefined,
+        );
       if (session) await (this.store.outside(stop) ?? stop());
     }
   }
@@ -423,10 +427,20 @@ export class BrowserSessions {
     const idleMs = this.config.idleSeconds * 1000;
     const mine = [...this.live.values()].filter((live) => live.agentId === agentId);
     if (perAgent && mine.length >= this.config.maxSessionsPerAgent) {
-      throw rateLimited(mine.map((live) => live.lastActivityMs), idleMs, this.clock.now(), agentLimitMessage(this.config.maxSessionsPerAgent));
+      throw rateLimited(
+        mine.map((live) => live.lastActivityMs),
+        idleMs,
+        this.clock.now(),
+        agentLimitMessage(this.config.maxSessionsPerAgent),
+      );
     }
     if (this.live.size >= this.config.maxSessions) {
-      throw rateLimited([...this.live.values()].map((live) => live.lastActivityMs), idleMs, this.clock.now(), 'the service runs as many browser sessions as it may; try again later');
+      throw rateLimited(
+        [...this.live.values()].map((live) => live.lastActivityMs),
+        idleMs,
+        this.clock.now(),
+        'the service runs as many browser sessions as it may; try again later',
+      );
     }
   }
 

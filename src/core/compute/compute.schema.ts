@@ -36,10 +36,7 @@ export type RunResult = z.infer<typeof RunResult>;
  * zod schema stays a plain string and its messages stay the service's.
  */
 const fsPath = () =>
-  z
-    .string()
-    .max(65_536)
-    .meta({ pattern: '^/', maxLength: PATH_MAX_BYTES, description: 'absolute path ("/" first), normalised by the service (/a/./b/../c is /a/c); at most 4,096 bytes, names at most 255' });
+  z.string().max(65_536).meta({ pattern: '^/', maxLength: PATH_MAX_BYTES, description: 'absolute path ("/" first), normalised by the service (/a/./b/../c is /a/c); at most 4,096 bytes, names at most 255' });
 
 /** A path query of the filesystem endpoints (validated and normalised by the service). */
 export const FsPathQuery = z.strictObject({ path: fsPath().default('/') });

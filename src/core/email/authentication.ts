@@ -18,7 +18,13 @@ export function internalAuthentication(serviceDomain: string): MessageAuthentica
 
 /** The authserv-id of an `Authentication-Results` value: its first token, before `;` or a comment. */
 function authservIdOf(value: string): string {
-  return (value.split(';', 1)[0] ?? '').replace(/\([^)]*\)/g, ' ').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  return (
+    (value.split(';', 1)[0] ?? '')
+      .replace(/\([^)]*\)/g, ' ')
+      .trim()
+      .split(/\s+/)[0]
+      ?.toLowerCase() ?? ''
+  );
 }
 
 const RESULTS = 'Authentication-Results';

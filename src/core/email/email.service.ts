@@ -144,9 +144,7 @@ export class EmailService {
     // Asked before the attachments' bytes are stored, so a refused message leaves nothing behind;
     // asked again, with the daily count, in the transaction that sends it.
     await this.policies.precheckEmail(sender.agent_id, recipients);
-    const attachments = await this.mailboxes.storeAttachments(
-      draft.attachments.map((input) => ({ filename: input.filename, content_type: input.content_type, content: Buffer.from(input.content, 'base64') })),
-    );
+    const attachments = await this.mailboxes.storeAttachments(draft.attachments.map((input) => ({ filename: input.filename, content_type: input.content_type, content: Buffer.from(input.content, 'base64') })));
     const messageId = this.random.id('message');
     const threadId = draft.threadId ?? this.random.id('thread');
     const nowMs = this.clock.now();

@@ -120,10 +120,7 @@ export class InboundMailService implements MailInbound {
     } catch {
       throw new ApiError('invalid_request', 'raw: not an RFC 5322 message that can be parsed', 'raw');
     }
-    const agents =
-      envelope === undefined
-        ? await this.agentsAmong([...parsed.to, ...parsed.cc, ...parsed.bcc].map((address) => [address, 'raw'] as const))
-        : await this.agentsAmong(envelope, true);
+    const agents = envelope === undefined ? await this.agentsAmong([...parsed.to, ...parsed.cc, ...parsed.bcc].map((address) => [address, 'raw'] as const)) : await this.agentsAmong(envelope, true);
     return this.deliver(
       {
         from: parsed.from ?? '',

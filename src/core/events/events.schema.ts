@@ -53,17 +53,14 @@ export const EVENTS = {
   'agent.suspended': logged('The operator suspended the agent: its keys answer 403 agent_suspended.', z.object({})),
   'agent.resumed': logged('The operator resumed a suspended agent.', z.object({})),
   'agent.key_created': logged('The operator made the agent a new API key (the old ones keep working for grace_seconds).', z.object({ key_prefix: z.string(), grace_seconds: z.number() })),
-  'agent.key_revoked': logged('The operator revoked one of the agent\'s API keys.', z.object({ key_prefix: z.string() })),
+  'agent.key_revoked': logged("The operator revoked one of the agent's API keys.", z.object({ key_prefix: z.string() })),
   'credential.issued': logged('A verifiable credential was issued to the agent.', z.object({ credential_id: z.string(), type: z.literal('AgentIdentityCredential') })),
 
   'sms.status_changed': delivered('An outbound SMS was created or moved (queued, sent, delivered, failed).', SmsMessage),
   'sms.received': delivered('An SMS arrived on the agent’s number.', InboundSms),
   'call.status_changed': delivered('A call was placed or moved (ringing, in-progress, completed, failed).', Call),
 
-  'email.sent': logged(
-    'The agent sent a message.',
-    z.object({ message_id: z.string(), thread_id: z.string(), internal_recipients: z.int().min(0), external_recipients: z.int().min(0) }),
-  ),
+  'email.sent': logged('The agent sent a message.', z.object({ message_id: z.string(), thread_id: z.string(), internal_recipients: z.int().min(0), external_recipients: z.int().min(0) })),
   'email.received': {
     summary: 'A message arrived in the agent’s inbox (from an agent, the internet or a bounce).',
     data: z.object({ message_id: z.string(), thread_id: z.string(), from: z.string(), subject: z.string() }),
@@ -125,10 +122,7 @@ export const EVENTS = {
   'browser.session.terminated': delivered('A browser session ended (closed, idle, crashed, restart).', BrowserSession),
   'policy.updated': logged("The operator set or replaced the agent's policy.", z.object({ policy: z.record(z.string(), z.unknown()) })),
   'policy.removed': logged("The operator removed the agent's policy.", z.object({})),
-  'policy.violated': delivered(
-    "A request broke its agent's policy and was refused: nothing was stored, sent or debited.",
-    z.object({ rule: z.string(), route_id: z.string(), param: z.string().nullable() }),
-  ),
+  'policy.violated': delivered("A request broke its agent's policy and was refused: nothing was stored, sent or debited.", z.object({ rule: z.string(), route_id: z.string(), param: z.string().nullable() })),
 
   'webhook.created': logged('The agent registered a webhook endpoint.', z.object({ webhook_id: z.string(), url: z.string(), events: z.array(z.string()) })),
   'webhook.deleted': logged('The agent deleted a webhook endpoint.', z.object({ webhook_id: z.string() })),

@@ -13,15 +13,15 @@ export type AdminAgentsQuery = z.infer<typeof AdminAgentsQuery>;
 
 /** Body of `POST /admin/v1/agents/{agent_id}/keys`. */
 export const RotateKeyBody = z.strictObject({
-  grace_seconds: z.number().int().min(0).max(31_536_000).optional().describe('How long the agent\'s other keys keep working, in seconds of service time (default 0: refused at once)'),
+  grace_seconds: z.number().int().min(0).max(31_536_000).optional().describe("How long the agent's other keys keep working, in seconds of service time (default 0: refused at once)"),
 });
 export type RotateKeyBody = z.infer<typeof RotateKeyBody>;
 
 /** One key of an agent as operators see it: never the key itself. */
 export const AdminKey = z.object({
-  key_prefix: z.string().describe('The key\'s first 12 characters'),
+  key_prefix: z.string().describe("The key's first 12 characters"),
   created_at: timestamp.nullable(),
-  expires_at: timestamp.nullable().describe('When a rotation\'s grace ends; null while the key has no end'),
+  expires_at: timestamp.nullable().describe("When a rotation's grace ends; null while the key has no end"),
 });
 
 /** An agent as operators see it. */

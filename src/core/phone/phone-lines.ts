@@ -29,7 +29,11 @@ export class PhoneLines {
     if (pool) return this.record(tx, agentId, await this.fromPool(tx, pool));
     let number: string;
     try {
-      number = await drawPhoneNumber(country, digitSource((n) => this.random.bytes(n)), async (candidate) => (await tx.get(NUMBERS, candidate)) !== undefined);
+      number = await drawPhoneNumber(
+        country,
+        digitSource((n) => this.random.bytes(n)),
+        async (candidate) => (await tx.get(NUMBERS, candidate)) !== undefined,
+      );
     } catch {
       throw new ApiError('invalid_request', `phone_country: no number could be drawn for ${country}`, 'phone_country');
     }

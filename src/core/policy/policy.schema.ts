@@ -13,11 +13,9 @@ const COUNT_MAX = 1_000_000_000;
  */
 function amountOf(asset: Asset) {
   const places = DECIMALS[asset];
-  return z
-    .string()
-    .regex(new RegExp(`^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,${places}})?$`), {
-      error: `must be a decimal string with at most ${places} decimal places, such as "${places === 2 ? '100.00' : '1.5'}"`,
-    });
+  return z.string().regex(new RegExp(`^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,${places}})?$`), {
+    error: `must be a decimal string with at most ${places} decimal places, such as "${places === 2 ? '100.00' : '1.5'}"`,
+  });
 }
 
 /** Amounts by asset (`{usd: "100.00"}`); every key optional, no other keys. */
@@ -52,7 +50,11 @@ export const WalletPolicy = z.strictObject({
   per_transaction: AssetAmounts.optional().describe('largest amount of one send, by asset (fees excluded)'),
   per_day: AssetAmounts.optional().describe('largest total sent in one UTC day of service time, by asset (pending and confirmed sends)'),
   recipients: z.array(RecipientPattern).max(POLICY_LIST_MAX).optional().describe('the only recipients allowed: exact, or a prefix ending in "*"'),
-  networks: z.array(z.enum(NETWORKS)).max(NETWORKS.length * 4).optional().describe('the only chains a send may use (the default network included)'),
+  networks: z
+    .array(z.enum(NETWORKS))
+    .max(NETWORKS.length * 4)
+    .optional()
+    .describe('the only chains a send may use (the default network included)'),
 });
 
 /** The email part of a policy. */
@@ -84,12 +86,12 @@ export const MemoryPolicy = z.strictObject({
  * limits are valid (a zero forbids).
  */
 export const Policy = z.strictObject({
-    wallet: WalletPolicy.optional(),
-    email: EmailPolicy.optional(),
-    phone: PhonePolicy.optional(),
-    compute: ComputePolicy.optional(),
-    memory: MemoryPolicy.optional(),
-  });
+  wallet: WalletPolicy.optional(),
+  email: EmailPolicy.optional(),
+  phone: PhonePolicy.optional(),
+  compute: ComputePolicy.optional(),
+  memory: MemoryPolicy.optional(),
+});
 export type Policy = z.infer<typeof Policy>;
 
 /** Answer of every policy read and write: the document, or null when the agent has none. */

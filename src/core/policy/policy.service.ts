@@ -147,11 +147,7 @@ export class PolicyService {
       }
       const single = limitOf(rules.per_transaction?.[send.asset], send.asset);
       if (single !== undefined && send.amount > single) {
-        throw new PolicyViolation(
-          'wallet.per_transaction',
-          'amount',
-          `amount: ${shownAmount(send.amount, send.asset)} is over the per-transaction limit of ${shownAmount(single, send.asset)}`,
-        );
+        throw new PolicyViolation('wallet.per_transaction', 'amount', `amount: ${shownAmount(send.amount, send.asset)} is over the per-transaction limit of ${shownAmount(single, send.asset)}`);
       }
       const daily = limitOf(rules.per_day?.[send.asset], send.asset);
       if (daily !== undefined && used + send.amount > daily) {

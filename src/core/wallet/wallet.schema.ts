@@ -67,13 +67,15 @@ export const DESCRIPTION_MAX = 1000;
 export const LABEL_MAX = 100;
 
 /** Body of `POST /v1/wallet/send`. */
-export const SendPaymentBody = z.strictObject({
-  to: z.string().describe('handle (with or without suffix), agent email, EVM or Solana address, iban:<IBAN> or aba:<routing>:<account>'),
-  amount: decimalString,
-  asset: WalletAsset,
-  network: WalletNetwork.optional().describe('defaults to the lowest-fee network that carries the asset and fits the address'),
-  memo: maxChars(MEMO_MAX).optional(),
-}).meta(amountPerAsset('asset', ASSETS));
+export const SendPaymentBody = z
+  .strictObject({
+    to: z.string().describe('handle (with or without suffix), agent email, EVM or Solana address, iban:<IBAN> or aba:<routing>:<account>'),
+    amount: decimalString,
+    asset: WalletAsset,
+    network: WalletNetwork.optional().describe('defaults to the lowest-fee network that carries the asset and fits the address'),
+    memo: maxChars(MEMO_MAX).optional(),
+  })
+  .meta(amountPerAsset('asset', ASSETS));
 export type SendPaymentBody = z.infer<typeof SendPaymentBody>;
 
 /** A fee: amount in the sent asset. */
@@ -130,19 +132,20 @@ export type TransactionList = z.infer<typeof TransactionList>;
 export const TransactionParams = z.strictObject({ transaction_id: z.string().min(1).max(100) });
 export type TransactionParams = z.infer<typeof TransactionParams>;
 
-
 /** Currencies invoices are issued in. */
 export const InvoiceCurrency = z.enum(['usd', 'eur', 'usdc']);
 export type InvoiceCurrency = z.infer<typeof InvoiceCurrency>;
 
 /** Body of `POST /v1/wallet/invoices`. */
-export const CreateInvoiceBody = z.strictObject({
-  to: z.string().describe('email or handle of the payer'),
-  amount: decimalString,
-  currency: InvoiceCurrency,
-  description: maxChars(DESCRIPTION_MAX).optional(),
-  due_date: calendarDate.optional().describe('shown on the invoice only; it never cancels it'),
-}).meta(amountPerAsset('currency', InvoiceCurrency.options));
+export const CreateInvoiceBody = z
+  .strictObject({
+    to: z.string().describe('email or handle of the payer'),
+    amount: decimalString,
+    currency: InvoiceCurrency,
+    description: maxChars(DESCRIPTION_MAX).optional(),
+    due_date: calendarDate.optional().describe('shown on the invoice only; it never cancels it'),
+  })
+  .meta(amountPerAsset('currency', InvoiceCurrency.options));
 export type CreateInvoiceBody = z.infer<typeof CreateInvoiceBody>;
 
 /** An invoice (DECISIONS.md). */
@@ -211,11 +214,13 @@ export const OpeningBalances = z.strictObject({
 export type OpeningBalances = z.infer<typeof OpeningBalances>;
 
 /** Body of `POST /_sim/wallet/fund`. */
-export const FundWalletBody = z.strictObject({
-  handle: z.string().min(1).max(300).describe("the agent's handle (with or without suffix) or email"),
-  asset: WalletAsset,
-  amount: decimalString,
-}).meta(amountPerAsset('asset', ASSETS));
+export const FundWalletBody = z
+  .strictObject({
+    handle: z.string().min(1).max(300).describe("the agent's handle (with or without suffix) or email"),
+    asset: WalletAsset,
+    amount: decimalString,
+  })
+  .meta(amountPerAsset('asset', ASSETS));
 export type FundWalletBody = z.infer<typeof FundWalletBody>;
 
 /** Body of `POST /_sim/invoices/{invoice_id}/pay` (and of the hosted page's form). */

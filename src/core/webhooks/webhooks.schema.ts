@@ -12,7 +12,12 @@ export const WebhookUrl = httpUrl;
 export const CreateWebhookBody = z.strictObject({
   url: WebhookUrl,
   events: z
-    .array(z.string().max(100).meta({ enum: ['*', ...WEBHOOK_EVENT_TYPES] }))
+    .array(
+      z
+        .string()
+        .max(100)
+        .meta({ enum: ['*', ...WEBHOOK_EVENT_TYPES] }),
+    )
     .min(1)
     .max(20)
     .optional()

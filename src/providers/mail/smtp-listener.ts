@@ -44,10 +44,7 @@ async function checkedDelivery(inbound: MailInbound, authenticator: MailAuthenti
   if (enforceDmarc && checked.verdict.dmarc === 'fail' && checked.dmarcPolicy === 'reject') {
     return `550 5.7.1 Message rejected: DMARC policy of ${checked.verdict.from_domain} is reject and the message fails it`;
   }
-  return inbound.deliverRaw(bytes, envelope.recipients, checked).then(
-    (accepted) => `250 2.0.0 OK: queued as ${accepted.message_id}`,
-    deliveryFailure,
-  );
+  return inbound.deliverRaw(bytes, envelope.recipients, checked).then((accepted) => `250 2.0.0 OK: queued as ${accepted.message_id}`, deliveryFailure);
 }
 
 /** What the listener accepts: the service's agents as recipients, agent senders only when authenticated. */
@@ -62,8 +59,7 @@ function inboundPolicy(inbound: MailInbound, serviceDomain: string, options: Smt
   const enforceDmarc = options.enforceDmarc === true;
   return {
     ...(credentials ? { authenticate: (user: string, pass: string) => sameSecret(user, credentials.user) && sameSecret(pass, credentials.pass) } : {}),
-    mailFrom: (address, user) =>
-      address !== '' && user === null && inDomain(address, serviceDomain) ? `550 5.7.1 <${address}>: sending as an address of ${serviceDomain} needs an authenticated session` : null,
+    mailFrom: (address, user) => (address !== '' && user === null && inDomain(address, serviceDomain) ? `550 5.7.1 <${address}>: sending as an address of ${serviceDomain} needs an authenticated session` : null),
     rcptTo: async (address) => ((await inbound.hasMailbox(address)) ? null : `550 5.1.1 <${address}>: no such mailbox here`),
     message: (bytes, envelope) => checkedDelivery(inbound, authenticator, enforceDmarc, bytes, envelope),
   };

@@ -174,10 +174,13 @@ export class SmtpMailTransport implements MailTransport {
         const abort = () => reject(new Error('the relay did not answer in time'));
         if (signal.aborted) return abort();
         signal.addEventListener('abort', abort, { once: true });
-        probe.verify().then(
-          () => resolve(),
-          (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
-        ).finally(() => signal.removeEventListener('abort', abort));
+        probe
+          .verify()
+          .then(
+            () => resolve(),
+            (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+          )
+          .finally(() => signal.removeEventListener('abort', abort));
       });
     } finally {
       probe.close();

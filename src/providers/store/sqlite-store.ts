@@ -178,7 +178,7 @@ export class SqliteStore implements Store {
     }
     const { group, result, wrote } = await this.turns.run(async () => {
       this.assertOpen();
-      if (unit?.group && unit.group !== this.groups.current) throw new Error('the durable unit\'s commit failed; it takes no more transactions');
+      if (unit?.group && unit.group !== this.groups.current) throw new Error("the durable unit's commit failed; it takes no more transactions");
       const group = this.groups.current ?? this.groups.open();
       if (unit && !unit.group) this.groups.join(unit, group);
       return { group, ...(await this.apply(group, fn)) };

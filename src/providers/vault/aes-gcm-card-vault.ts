@@ -40,7 +40,11 @@ export class AesGcmCardVault implements CardVault {
 
   /** The simulation's vault: its key derived from the seed (public knowledge, like the seed's issuer key). */
   static fromSeed(seed: number | string): AesGcmCardVault {
-    return new AesGcmCardVault(createHash('sha256').update(`agent-services card vault\0${String(seed)}`).digest());
+    return new AesGcmCardVault(
+      createHash('sha256')
+        .update(`agent-services card vault\0${String(seed)}`)
+        .digest(),
+    );
   }
 
   /** A vault with a fresh key from the OS, for a live service given none: secrets it seals die with the process. */

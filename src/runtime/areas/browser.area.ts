@@ -74,9 +74,7 @@ export const browserArea = defineArea({
     container.bind(BrowserConfig).toConstantValue(browserConfig(options.browser));
     container.bind(Browser).toDynamicValue(() => chooseBrowser(options, () => container.get(HttpClient)));
     // A world other processes serve too: sessions are owned by the process running their browser.
-    container.bind(BrowserPeers).toDynamicValue(() =>
-      container.get(Store).shared ? httpPeers(() => (options.advertiseUrl ?? (container.get(ServiceConfig) as ServiceUrls).listenAddress).replace(/\/$/, '')) : NO_PEERS,
-    );
+    container.bind(BrowserPeers).toDynamicValue(() => (container.get(Store).shared ? httpPeers(() => (options.advertiseUrl ?? (container.get(ServiceConfig) as ServiceUrls).listenAddress).replace(/\/$/, '')) : NO_PEERS));
     container.bind(BrowserSessions).toSelf();
   },
   start({ container }) {
@@ -111,9 +109,7 @@ export const browserArea = defineArea({
       return loading;
     };
     const self = container.get(BrowserPeers).self;
-    const peer = self
-      ? [{ kind: 'http' as const, prefix: PEER_PATH, maxBodyBytes: 4096, fetch: (request: Request) => answerPeerRequest(request, self, container.get(BrowserSessions)) }]
-      : [];
+    const peer = self ? [{ kind: 'http' as const, prefix: PEER_PATH, maxBodyBytes: 4096, fetch: (request: Request) => answerPeerRequest(request, self, container.get(BrowserSessions)) }] : [];
     return [
       ...peer,
       {

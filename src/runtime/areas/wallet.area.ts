@@ -28,10 +28,11 @@ export const walletArea = defineArea({
     // Card secrets: the configured key; the seed's in simulation (public, like its issuer key);
     // a live service given none gets a key of its own process (details not shown before a
     // restart cannot be shown after it).
-    container.bind(CardVault).toConstantValue(
-      options.providers?.cardVault ??
-        (options.cardVaultKey !== undefined ? AesGcmCardVault.fromText(options.cardVaultKey) : mode === 'simulated' ? AesGcmCardVault.fromSeed(seed) : AesGcmCardVault.ephemeral()),
-    );
+    container
+      .bind(CardVault)
+      .toConstantValue(
+        options.providers?.cardVault ?? (options.cardVaultKey !== undefined ? AesGcmCardVault.fromText(options.cardVaultKey) : mode === 'simulated' ? AesGcmCardVault.fromSeed(seed) : AesGcmCardVault.ephemeral()),
+      );
     const rails = options.providers?.paymentRails;
     if (rails) container.bind(PaymentRails).toConstantValue(rails);
     else {

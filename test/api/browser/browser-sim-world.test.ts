@@ -11,10 +11,7 @@ import type { AgentClient, Runtime } from '../../../src/index.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 import { servedRuntime } from './browser-fixtures.js';
 
-const WORLDS = [
-  { store: 'memory', restartReason: 'restart' },
-  ...(postgresSkipReason() === null ? [{ store: 'PostgreSQL', restartReason: 'lost' }] : []),
-] as const;
+const WORLDS = [{ store: 'memory', restartReason: 'restart' }, ...(postgresSkipReason() === null ? [{ store: 'PostgreSQL', restartReason: 'lost' }] : [])] as const;
 
 describe.each(WORLDS)('browser sessions in a simulated world ($store store)', ({ store, restartReason }) => {
   let runtime: Runtime;

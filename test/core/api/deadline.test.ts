@@ -47,7 +47,16 @@ describe('the deadline of a call', () => {
 
   it('aborts at the deadline while garbage collections run (AbortSignal.timeout inside AbortSignal.any is lost to them)', async () => {
     const calls = Array.from({ length: 20 }, () => dispatcherWith(20, []).dispatch({ routeId: 'test.slow' }));
-    const outcomes = await whileCollecting(() => Promise.all(calls.map((call) => orIfLate(call.then((result) => result.status), 'still waiting'))));
+    const outcomes = await whileCollecting(() =>
+      Promise.all(
+        calls.map((call) =>
+          orIfLate(
+            call.then((result) => result.status),
+            'still waiting',
+          ),
+        ),
+      ),
+    );
     expect(outcomes).toEqual(Array.from({ length: 20 }, () => 504));
   });
 
@@ -103,8 +112,7 @@ describe('a compute run cut by the deadline', () => {
     expect(warm.exitCode).toBe(0);
     runtime = await createRuntime({ providers: { sandbox }, requestTimeoutMs: 1_000 });
     const ann = await runtime.createAgent({ name: 'ann' });
-    const cutRun = () =>
-      runtime!.dispatch({ routeId: 'compute.run', bearer: ann.api_key, idempotencyKey: 'cut-1', body: { runtime: 'bash', code: 'echo kept > /cut.txt; while true; do :; done', timeout_seconds: 60 } });
+    const cutRun = () => runtime!.dispatch({ routeId: 'compute.run', bearer: ann.api_key, idempotencyKey: 'cut-1', body: { runtime: 'bash', code: 'echo kept > /cut.txt; while true; do :; done', timeout_seconds: 60 } });
     const cut = await cutRun();
     expect(cut.status).toBe(504);
     expect(cut.body).toEqual({ error: { code: 'upstream_timeout', message: "the request's outside calls did not finish within its deadline of 1000 ms" } });

@@ -39,7 +39,18 @@ describe('webhook deliveries and the OpenAPI webhooks section', () => {
     expect(document.openapi).toMatch(/^3\.1\./);
     expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
     expect(WEBHOOK_EVENT_TYPES).toEqual(
-      expect.arrayContaining(['sms.status_changed', 'sms.received', 'call.status_changed', 'email.received', 'wallet.transaction.updated', 'wallet.transaction.received', 'invoice.paid', 'file.indexed', 'browser.session.terminated', 'policy.violated']),
+      expect.arrayContaining([
+        'sms.status_changed',
+        'sms.received',
+        'call.status_changed',
+        'email.received',
+        'wallet.transaction.updated',
+        'wallet.transaction.received',
+        'invoice.paid',
+        'file.indexed',
+        'browser.session.terminated',
+        'policy.violated',
+      ]),
     );
   });
 
@@ -94,8 +105,16 @@ describe('webhook deliveries and the OpenAPI webhooks section', () => {
   it('refuses a delivery whose type, headers or payload do not fit the section', () => {
     const headers = { 'agent-signature': `t=1,v1=${'a'.repeat(64)}`, 'agent-webhook-id': 'wh_1', 'agent-delivery-attempt': '1' };
     const sms = {
-      message_id: 'sms_1', to: OUTSIDE_NUMBER, from: '+15005550100', body: 'x', status: 'sent', num_segments: 1, encoding: 'GSM-7',
-      error_code: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+      message_id: 'sms_1',
+      to: OUTSIDE_NUMBER,
+      from: '+15005550100',
+      body: 'x',
+      status: 'sent',
+      num_segments: 1,
+      encoding: 'GSM-7',
+      error_code: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
     };
     const body = { id: 'evt_1', type: 'sms.status_changed', created_at: '2026-01-01T00:00:00.000Z', agent_id: 'agt_1', data: sms };
     expect(deliveryChecker.checkDelivery(headers, body)).toEqual([]);

@@ -13,7 +13,15 @@ function capture(): { stream: Writable; lines: () => Array<Record<string, unknow
       done();
     },
   });
-  return { stream, text: () => text, lines: () => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    stream,
+    text: () => text,
+    lines: () =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 /** Resolves once `check` holds, re-checking after each turn of the event loop (lines are written asynchronously). */

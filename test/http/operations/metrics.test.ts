@@ -30,7 +30,9 @@ describe('GET /metrics', () => {
     metrics = new ServiceMetrics(runtime);
     server = await serve(runtime, { port: 0, metrics });
     const admin = { authorization: 'Bearer tok' };
-    const alice = (await (await fetch(`${server.url}/_sim/agents`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'alice', balances: { usd: '10' } }) })).json()) as { api_key: string };
+    const alice = (await (
+      await fetch(`${server.url}/_sim/agents`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'alice', balances: { usd: '10' } }) })
+    ).json()) as { api_key: string };
     for (let i = 0; i < 3; i++) await fetch(`${server.url}/v1/wallet/transactions/txn_${i}`, { headers: { authorization: `Bearer ${alice.api_key}` } });
     await fetch(`${server.url}/nowhere`);
 

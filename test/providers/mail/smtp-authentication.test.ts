@@ -75,9 +75,13 @@ describe('SMTP listener: who sent each message (SPF, DKIM, DMARC)', () => {
     expect((await bob.email.list()).messages).toHaveLength(2);
   });
 
-  it('never keeps an Authentication-Results header with its own authserv-id from the sender, and keeps other hosts\' ones', async () => {
+  it("never keeps an Authentication-Results header with its own authserv-id from the sender, and keeps other hosts' ones", async () => {
     const { port, bob } = await setUp();
-    const forged = plainMessage('boss@example.com', ['Authentication-Results: agents.test; spf=pass smtp.mailfrom=boss@example.com; dkim=pass; dmarc=pass', 'Authentication-Results: AGENTS.TEST (forged); dmarc=pass', 'Authentication-Results: mx.elsewhere.example; spf=neutral']);
+    const forged = plainMessage('boss@example.com', [
+      'Authentication-Results: agents.test; spf=pass smtp.mailfrom=boss@example.com; dkim=pass; dmarc=pass',
+      'Authentication-Results: AGENTS.TEST (forged); dmarc=pass',
+      'Authentication-Results: mx.elsewhere.example; spf=neutral',
+    ]);
     await deliver(port, 'mallory@attacker.test', forged);
     const message = await newest(bob);
     const values = message.headers['Authentication-Results']!.split('\n');

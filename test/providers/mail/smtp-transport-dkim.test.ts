@@ -53,7 +53,10 @@ describe('DKIM on every relayed message (mailauth)', () => {
     for (const close of closing.splice(0).reverse()) await close();
   });
 
-  for (const [type, pem] of [['RSA 2048', KEYS.rsa], ['Ed25519', KEYS.ed25519]] as const) {
+  for (const [type, pem] of [
+    ['RSA 2048', KEYS.rsa],
+    ['Ed25519', KEYS.ed25519],
+  ] as const) {
     it(`signs with ${type} for the service domain, verifies against the record dns-records prints, and fails once the body is altered`, async () => {
       const folder = mkdtempSync(join(tmpdir(), 'dkim-'));
       const keyFile = join(folder, 'dkim.pem');

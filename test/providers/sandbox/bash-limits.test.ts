@@ -36,11 +36,7 @@ describe('bash runs and counting limits', () => {
   }, 180_000);
 
   it('a while loop of 150,000 commands and awk and sed loops past 100,000 steps finish', async () => {
-    const code = [
-      'i=0; while [ "$i" -lt 150000 ]; do i=$((i + 1)); done; echo "while $i"',
-      "awk 'BEGIN { s = 0; for (i = 0; i < 150000; i++) s++; print \"awk \" s }'",
-      "seq 150000 | sed -n '$p'",
-    ].join('\n');
+    const code = ['i=0; while [ "$i" -lt 150000 ]; do i=$((i + 1)); done; echo "while $i"', 'awk \'BEGIN { s = 0; for (i = 0; i < 150000; i++) s++; print "awk " s }\'', "seq 150000 | sed -n '$p'"].join('\n');
     const result = await sandbox.run(request(code, 120));
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('while 150000\nawk 150000\n150000\n');

@@ -114,11 +114,15 @@ export class MailAuthenticator {
       dkim: signatures.map((row) => ({ domain: String(row.signingDomain).toLowerCase(), selector: String(row.selector ?? ''), result: resultOf(row.status.result) })),
       // Several From domains cannot be validated (RFC 9989 §5.3.1): a way to dodge DMARC, so not "none".
       dmarc: dmarc ? resultOf(dmarc.status.result) : reason === undefined || reason === 'no-author-domain' ? 'none' : 'permerror',
-      from_domain: String(dmarc ? dmarc.status.header?.from ?? '' : domainOf(dkim.headerFrom[0])).toLowerCase(),
+      from_domain: String(dmarc ? (dmarc.status.header?.from ?? '') : domainOf(dkim.headerFrom[0])).toLowerCase(),
     };
     // SPF's comment ("domain of ... designates ... as permitted sender") is left out: the header is
     // kept with every message, and its result and identities say the same.
-    const infos = [...(signatures.length > 0 ? signatures.map((row) => row.info) : ['dkim=none']), formatAuthHeaderRow('spf', { ...spfResult.status, comment: false }), ...(dmarc ? [dmarc.info] : [`dmarc=${verdict.dmarc}`])];
+    const infos = [
+      ...(signatures.length > 0 ? signatures.map((row) => row.info) : ['dkim=none']),
+      formatAuthHeaderRow('spf', { ...spfResult.status, comment: false }),
+      ...(dmarc ? [dmarc.info] : [`dmarc=${verdict.dmarc}`]),
+    ];
     return {
       verdict,
       resultsHeader: `${this.authservId}; ${infos.map(oneLine).join('; ')}`,

@@ -18,7 +18,9 @@ describe('MailAuthenticator (SPF, DKIM and DMARC with mailauth, against a test D
     const checked = await authenticator.check(await signed(plainMessage('boss@example.com')), { ip: '127.0.0.1', helo: 'mail.example.com', sender: 'boss@example.com' });
     expect(checked.verdict).toEqual({ spf: 'pass', dkim: [{ domain: 'example.com', selector: 'sel', result: 'pass' }], dmarc: 'pass', from_domain: 'example.com' });
     expect(checked.dmarcPolicy).toBe('reject');
-    expect(checked.resultsHeader).toMatch(/^agents\.test; dkim=pass header\.d=example\.com .*header\.s=sel .*; spf=pass smtp\.mailfrom=boss@example\.com smtp\.helo=mail\.example\.com; dmarc=pass .*header\.from=example\.com/);
+    expect(checked.resultsHeader).toMatch(
+      /^agents\.test; dkim=pass header\.d=example\.com .*header\.s=sel .*; spf=pass smtp\.mailfrom=boss@example\.com smtp\.helo=mail\.example\.com; dmarc=pass .*header\.from=example\.com/,
+    );
     expect(checked.resultsHeader).not.toMatch(/[\r\n]/);
     // Every question went to the test's server.
     expect(dns.asked).toEqual(expect.arrayContaining(['example.com TXT', 'sel._domainkey.example.com TXT', '_dmarc.example.com TXT']));

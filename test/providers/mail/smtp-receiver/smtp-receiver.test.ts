@@ -87,7 +87,10 @@ describe('the SMTP receiver', () => {
     expect(replies[6]).toBe('250 2.0.0 OK: queued as m1');
     expect(await client.closed()).toEqual(['221 2.0.0 Bye']);
     expect(policy.messages).toEqual([
-      { bytes: 'Subject: pipelined\r\n\r\nMAIL FROM:<evil@example.test>\r\n.dot\r\n', envelope: { from: 'a@b.test', recipients: ['x@example.test', 'z@example.test'], user: null, client: { address: '127.0.0.1', helo: 'c' }, tls: false } },
+      {
+        bytes: 'Subject: pipelined\r\n\r\nMAIL FROM:<evil@example.test>\r\n.dot\r\n',
+        envelope: { from: 'a@b.test', recipients: ['x@example.test', 'z@example.test'], user: null, client: { address: '127.0.0.1', helo: 'c' }, tls: false },
+      },
       { bytes: '', envelope: { from: '', recipients: ['x@example.test'], user: null, client: { address: '127.0.0.1', helo: 'c' }, tls: false } },
     ]);
   });
