@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { migrate, SCHEMA_VERSION, SchemaTooNewError } from '../providers/store/postgres/postgres-schema.js';
-import { maskedUrl } from '../runtime/open-database.js';
+import { maskedUrl } from '../providers/store/postgres/open-postgres.js';
 import { MIGRATE_USAGE } from './usage.js';
 
 /**

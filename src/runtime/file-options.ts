@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { FileBlobStore } from '../providers/blobs/file-blob-store.js';
 import { Ed25519IssuerKeys } from '../providers/keys/ed25519-issuer-keys.js';
 import { openData } from './open-data.js';
-import { openDatabase } from './open-database.js';
+import { openDatabase } from '../providers/store/postgres/open-postgres.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** Loads a private Ed25519 JWK for signing credentials. @throws Error naming the file */

@@ -1,5 +1,5 @@
-import { PostgresStore } from '../providers/store/postgres/postgres-store.js';
-import { SchemaTooNewError } from '../providers/store/postgres/postgres-schema.js';
+import { PostgresStore } from './postgres-store.js';
+import { SchemaTooNewError } from './postgres-schema.js';
 
 /** The URL without its password, for messages. */
 export function maskedUrl(url: string): string {
