@@ -33,6 +33,6 @@ describe('serve --advertise-url', () => {
     for (const bad of ['node-a:8787', 'ws://node-a:8787', 'http://node-a:8787/base', 'http://']) {
       expect(() => parseServeArgs([...database, '--advertise-url', bad], {})).toThrow(/--advertise-url must be an http:\/\/ or https:\/\/ URL/);
     }
-    expect(() => parseServeArgs(['--advertise-url', 'http://node-a:8787'], {})).toThrow(/--advertise-url URL goes with --database URL/);
+    expect(() => parseServeArgs(['--advertise-url', 'http://node-a:8787'], {})).toThrow(/--advertise-url goes with --database/);
   });
 });

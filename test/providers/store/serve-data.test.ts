@@ -95,6 +95,6 @@ describe('serve --data', () => {
   it('refuses an --event-retention that is not a duration', async () => {
     const result = await start(['--event-retention', 'forever']);
     expect(result.url).toBeNull();
-    expect(result.stderr).toMatch(/--event-retention: expected a duration such as 30d/);
+    expect(result.stderr).toMatch(/--event-retention must be a duration such as 30s/);
   }, 300_000);
 });
