@@ -48,6 +48,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
       'smtp-rate': { type: 'string' },
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
+      'custody-mnemonic-file': { type: 'string' },
       webhook: { type: 'string', multiple: true },
       sandbox: { type: 'string', default: 'wasm' },
       browser: { type: 'string', default: 'auto' },
@@ -91,6 +92,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
     ...(database !== undefined ? { database } : {}),
     ...(values.blobs !== undefined ? { blobsDir: values.blobs } : {}),
     ...(Object.keys(memory).length > 0 ? { memory } : {}),
+    ...(values['custody-mnemonic-file'] !== undefined ? { wallet: { custodyMnemonicFile: values['custody-mnemonic-file'] } } : {}),
     compute: { sandbox: values.sandbox },
     browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
   };

@@ -42,6 +42,10 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
   --live               real clock and OS randomness instead of the simulation
   --issuer-key FILE    sign credentials with this private Ed25519 JWK (live mode otherwise
                        makes a new key each start, so old credentials stop verifying)
+  --custody-mnemonic-file FILE
+                       the BIP-39 mnemonic every custody address derives from (index 0 the
+                       hot wallet, agents from 1); required for local and RPC chains;
+                       simulated chains derive one from the seed (docs/chains.md)
   --smtp-port N        also accept mail for the agents over SMTP on this port (0 picks one)
   --smtp-host HOST     address of the SMTP listener (default: --host)
   --smtp-auth U:P      offer SMTP AUTH for this one account; only an authenticated session

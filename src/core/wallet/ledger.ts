@@ -34,8 +34,6 @@ export interface StoredTransaction extends WalletTransaction {
   agent_id: string;
   kind: MovementKind;
   rail: Rail | 'book' | null;
-  /** Transaction hash or bank reference of an outbound transfer, else null. */
-  reference: string | null;
 }
 
 /** Service-wide totals as amounts at each asset's precision (like balances): what came in, what fees kept, what left. */
@@ -70,6 +68,7 @@ export function toWire(record: StoredTransaction): WalletTransaction {
     network: record.network,
     fee: record.fee,
     created_at: record.created_at,
+    reference: record.reference,
   };
 }
 

@@ -5,6 +5,13 @@ import { resolveFees, type FeeOverrides, type FeeTable } from './fees.js';
 export interface WalletOptions {
   /** Fee schedule overrides (decimal strings in the sent asset); unspecified fees keep the DECISIONS.md defaults. */
   fees?: FeeOverrides;
+  /**
+   * The BIP-39 mnemonic every custody address derives from (index 0 the hot wallet, agents from 1).
+   * Simulated chains derive one from the seed when none is given; it is never logged, stored or answered.
+   */
+  custodyMnemonic?: string;
+  /** A file holding the custody mnemonic (`--custody-mnemonic-file`); read once at start-up. */
+  custodyMnemonicFile?: string;
 }
 
 /** The resolved wallet configuration of one runtime. */

@@ -17,6 +17,7 @@ import {
   TransactionList,
   TransactionParams,
   TransactionsQuery,
+  WalletAddresses,
   WalletBalance,
   WalletFailureBody,
   WalletFailureRule,
@@ -30,6 +31,11 @@ export const walletRoutes = {
   getBalance: defineRoute({
     id: 'wallet.getBalance', method: 'GET', path: '/v1/wallet/balance', auth: 'agent', tag: 'wallet', status: 200,
     summary: 'Fiat (usd, eur) and crypto (usdc, eth, sol) balances, each at its precision.', response: WalletBalance,
+  }),
+  /** The agent's own deposit address on ethereum, base and solana, with the assets each takes. `GET /v1/wallet/addresses` */
+  getAddresses: defineRoute({
+    id: 'wallet.getAddresses', method: 'GET', path: '/v1/wallet/addresses', auth: 'agent', tag: 'wallet', status: 200,
+    summary: "The agent's own deposit address on ethereum, base and solana, with the assets each takes.", response: WalletAddresses,
   }),
   /** Sends money to a handle, agent email, EVM or Solana address, iban: or aba: account; the fee is charged in the sent asset. `POST /v1/wallet/send` */
   send: defineRoute({

@@ -71,8 +71,17 @@ export const WalletTransaction = z.object({
   network: WalletNetwork.nullable(),
   fee: Fee,
   created_at: timestamp,
+  reference: z.string().nullable().describe("the chain's transaction hash or the bank's reference; null for book transfers and funding"),
 });
 export type WalletTransaction = z.infer<typeof WalletTransaction>;
+
+/** One deposit address of an agent: where `assets` sent on `network` reach its wallet. */
+export const WalletAddress = z.object({ network: WalletNetwork, address: z.string(), assets: z.array(WalletAsset) });
+export type WalletAddress = z.infer<typeof WalletAddress>;
+
+/** Answer of `GET /v1/wallet/addresses`: one address per network (ethereum, base, solana). */
+export const WalletAddresses = z.object({ addresses: z.array(WalletAddress) });
+export type WalletAddresses = z.infer<typeof WalletAddresses>;
 
 /** Query of `GET /v1/wallet/transactions`. */
 export const TransactionsQuery = z.strictObject({

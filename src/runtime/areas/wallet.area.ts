@@ -9,6 +9,9 @@ import { walletHandlers } from '../../core/wallet/wallet.handlers.js';
 import { type OpeningBalances, WalletCreationFields } from '../../core/wallet/wallet.schema.js';
 import { SETTLE_JOB, WalletService } from '../../core/wallet/wallet.service.js';
 import { RailFaults } from '../../core/ports/rail-faults.js';
+import { CustodyKeys } from '../../core/ports/custody-keys.js';
+import { CustodyService } from '../../core/wallet/custody.service.js';
+import { custodyKeys } from '../custody-keys.js';
 import { SimPaymentRails } from '../../sim/sim-payment-rails.js';
 import { hostedPayments } from '../../core/wallet/hosted-payments.js';
 import { payPages } from '../edges/pay-pages/pay-pages.js';
@@ -21,8 +24,10 @@ export const walletArea = defineArea({
   routes: walletRoutes,
   simRoutes: walletSimRoutes,
   creationFields: WalletCreationFields,
-  bind({ container, options }) {
+  bind({ container, options, seed }) {
     container.bind(WalletConfig).toConstantValue(walletConfig(options.wallet));
+    container.bind(CustodyKeys).toConstantValue(options.providers?.custodyKeys ?? custodyKeys(options.wallet, seed));
+    container.bind(CustodyService).toSelf();
     const rails = options.providers?.paymentRails;
     if (rails) container.bind(PaymentRails).toConstantValue(rails);
     else {
@@ -37,12 +42,14 @@ export const walletArea = defineArea({
   },
   start({ container }) {
     const wallet = container.get(WalletService);
+    const custody = container.get(CustodyService);
     container.get(IdentityService).onAgentCreated(async (tx, agent, request) => {
       await wallet.openWallet(tx, agent, wallet.parseOpeningBalances(request.balances as OpeningBalances | undefined));
+      await custody.assign(tx, agent.agent_id);
     });
     container.get(Scheduler).handle(SETTLE_JOB, (job) => wallet.settle(job));
     const faults = container.isBound(RailFaults) ? container.get(RailFaults) : undefined;
-    return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), faults);
+    return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), custody, faults);
   },
   edges({ container }) {
     const pages = payPages(hostedPayments(container.get(InvoiceService)));
