@@ -3,10 +3,23 @@ import { CustodyKeys, type CustodyAddresses } from '../ports/custody-keys.js';
 import { Store, type StoreTransaction, type StoreView } from '../ports/store.js';
 import { NETWORKS, NETWORK_ASSETS } from './assets.js';
 import type { WalletAddresses } from './wallet.schema.js';
+import { WalletConfig } from './wallet-config.js';
+import { anyRealChain } from './chain-config.js';
 
 /** Custody index of each agent, by agent id. */
 export const CUSTODY_INDEXES = 'custody_indexes';
 const COUNTER = 'custody_counter';
+/**
+ * Custody addresses of real chains, by `evm:<lower-case address>` and `solana:<address>`: the
+ * index the pollers match transfers against, one lookup per transfer whatever the number of agents.
+ */
+export const CUSTODY_ADDRESSES = 'custody_addresses';
+
+/** Which agent a custody address belongs to. */
+export interface CustodyAddressRecord {
+  agent_id: string;
+  index: number;
+}
 const COUNTER_ID = 'next';
 
 /** An agent's custody index as stored (with its addresses once a real chain needs them). */
@@ -25,7 +38,13 @@ export class CustodyService {
   constructor(
     @inject(Store) private readonly store: Store,
     @inject(CustodyKeys) private readonly keys: CustodyKeys,
+    @inject(WalletConfig) private readonly config: WalletConfig,
   ) {}
+
+  /** Whether addresses are indexed at creation (only when a network runs on a real chain: deriving costs). */
+  private get indexing(): boolean {
+    return anyRealChain(this.config.chains);
+  }
 
   /** Gives an agent the next custody index, inside the caller's transaction (none when it has one). */
   async assign(tx: StoreTransaction, agentId: string): Promise<number> {
@@ -36,7 +55,39 @@ export class CustodyService {
     if (counter) await tx.update(COUNTER, COUNTER_ID, { next: index + 1 });
     else await tx.insert(COUNTER, COUNTER_ID, { next: index + 1 });
     await tx.insert(CUSTODY_INDEXES, agentId, { agent_id: agentId, index } satisfies CustodyIndexRecord);
+    if (this.indexing) await this.indexAddresses(tx, agentId, index);
     return index;
+  }
+
+  /** Indexes every agent's addresses that is not indexed yet (a world that ran on simulated chains before). */
+  async indexAll(): Promise<void> {
+    for (const record of await this.store.view.all<CustodyIndexRecord>(CUSTODY_INDEXES)) {
+      const { evm } = this.keys.addresses(record.index);
+      if (await this.store.view.get(CUSTODY_ADDRESSES, `evm:${evm.toLowerCase()}`)) continue;
+      await this.store.transaction((tx) => this.indexAddresses(tx, record.agent_id, record.index));
+    }
+  }
+
+  /** The agent whose custody address `address` is, on an EVM network or solana. */
+  async agentOfAddress(view: StoreView, family: 'evm' | 'solana', address: string): Promise<CustodyAddressRecord | undefined> {
+    return view.get<CustodyAddressRecord>(CUSTODY_ADDRESSES, `${family}:${family === 'evm' ? address.toLowerCase() : address}`);
+  }
+
+  /** Every agent's custody index record. */
+  allRecords(): Promise<CustodyIndexRecord[]> {
+    return this.store.view.all<CustodyIndexRecord>(CUSTODY_INDEXES);
+  }
+
+  /** Every custody index in use (the hot wallet's 0 first). */
+  async allIndexes(): Promise<number[]> {
+    return [0, ...(await this.store.view.all<CustodyIndexRecord>(CUSTODY_INDEXES)).map((record) => record.index)];
+  }
+
+  private async indexAddresses(tx: StoreTransaction, agentId: string, index: number): Promise<void> {
+    const own = this.keys.addresses(index);
+    for (const id of [`evm:${own.evm.toLowerCase()}`, `solana:${own.solana}`]) {
+      if (!(await tx.get(CUSTODY_ADDRESSES, id))) await tx.insert(CUSTODY_ADDRESSES, id, { agent_id: agentId, index } satisfies CustodyAddressRecord);
+    }
   }
 
   /** An agent's custody index, assigned now for an agent created before custody existed. */

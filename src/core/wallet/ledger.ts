@@ -27,7 +27,7 @@ export interface WalletRecord {
 }
 
 /** What kind of movement a history record belongs to. */
-export type MovementKind = 'transfer' | 'fund' | 'opening_balance' | 'invoice' | 'card';
+export type MovementKind = 'transfer' | 'fund' | 'opening_balance' | 'invoice' | 'card' | 'deposit';
 
 /** A history record as stored: the wire fields plus what the service needs to settle it. */
 export interface StoredTransaction extends WalletTransaction {

@@ -3,6 +3,7 @@ import { bindRoute, callerOf, type BoundRoute } from '../api/route.js';
 import { ApiError } from '../shared/api-error.js';
 import type { CardService } from './card.service.js';
 import type { CustodyService } from './custody.service.js';
+import type { DepositService } from './deposit.service.js';
 import type { InvoiceService } from './invoice.service.js';
 import { walletRoutes as routes, walletSimRoutes as simRoutes } from './wallet.routes.js';
 import type { WalletFailureBody, WalletFailureRule } from './wallet.schema.js';
@@ -11,7 +12,7 @@ import type { WalletService } from './wallet.service.js';
 /** Failure injection of simulated payment rails (absent when the rails are real). */
 
 /** Binds the wallet routes and the wallet part of the control plane to the services. */
-export function walletHandlers(wallet: WalletService, invoices: InvoiceService, cards: CardService, custody: CustodyService, faults: RailFaults | undefined): BoundRoute[] {
+export function walletHandlers(wallet: WalletService, invoices: InvoiceService, cards: CardService, custody: CustodyService, deposits: DepositService, faults: RailFaults | undefined): BoundRoute[] {
   const simulatedOnly = (): never => {
     throw new ApiError('invalid_request', 'the payment rails are not simulated; failures cannot be injected');
   };
@@ -35,5 +36,7 @@ export function walletHandlers(wallet: WalletService, invoices: InvoiceService, 
       return undefined;
     }),
     bindRoute(simRoutes.walletLedger, () => wallet.totals()),
+    bindRoute(simRoutes.chainDeposit, (_context, { body }) => deposits.deposit(body)),
+    bindRoute(simRoutes.chainHoldings, (_context, { query }) => deposits.holdings(query.network)),
   ];
 }

@@ -4,6 +4,10 @@ import {
   CardCharge,
   CardList,
   CardParams,
+  ChainDeposit,
+  ChainDepositBody,
+  ChainHoldings,
+  ChainHoldingsQuery,
   CardsQuery,
   ChargeCardBody,
   CreateCardBody,
@@ -106,6 +110,17 @@ export const walletSimRoutes = {
   clearWalletFailures: defineRoute({
     id: 'sim.clearWalletFailures', method: 'DELETE', path: '/_sim/wallet/failures', auth: 'admin', tag: 'simulation', status: 204,
     summary: 'Removes every failure rule.',
+  }),
+  /** A deposit arrives at an agent's custody address: simulated on sim networks, a real faucet transfer on local ones (refused for RPC networks). `POST /_sim/chain/deposits` */
+  chainDeposit: defineRoute({
+    id: 'sim.chainDeposit', method: 'POST', path: '/_sim/chain/deposits', auth: 'admin', tag: 'simulation', status: 201,
+    summary: "A deposit arrives at an agent's custody address: simulated on sim networks, a real faucet transfer on local ones (refused for RPC networks).",
+    body: ChainDepositBody, response: ChainDeposit,
+  }),
+  /** What the custody addresses hold on chain beside what the ledger owes agents there (holdings >= ledger). `GET /_sim/chain/holdings` */
+  chainHoldings: defineRoute({
+    id: 'sim.chainHoldings', method: 'GET', path: '/_sim/chain/holdings', auth: 'admin', tag: 'simulation', status: 200,
+    summary: 'What the custody addresses hold on chain beside what the ledger owes agents there (holdings >= ledger).', query: ChainHoldingsQuery, response: ChainHoldings,
   }),
   /** Per asset: funded in = held in wallets + fees collected + sent out of the service. `GET /_sim/wallet/ledger` */
   walletLedger: defineRoute({

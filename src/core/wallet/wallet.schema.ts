@@ -188,6 +188,33 @@ export const FundWalletBody = z.strictObject({
 });
 export type FundWalletBody = z.infer<typeof FundWalletBody>;
 
+/** Body of `POST /_sim/chain/deposits`: money arrives at an agent's custody address from outside. */
+export const ChainDepositBody = z.strictObject({
+  network: WalletNetwork,
+  asset: z.enum(['usdc', 'eth', 'sol']),
+  amount: decimalString,
+  to: z.string().min(1).max(300).describe("an agent's handle (with or without suffix), email or custody address"),
+  from: z.string().min(1).max(100).optional().describe('the sending address; only on simulated networks'),
+});
+export type ChainDepositBody = z.infer<typeof ChainDepositBody>;
+
+/** Answer of `POST /_sim/chain/deposits`. */
+export const ChainDeposit = z.object({ network: WalletNetwork, reference: z.string(), to: z.string(), asset: WalletAsset, amount: z.string() });
+export type ChainDeposit = z.infer<typeof ChainDeposit>;
+
+/** Query of `GET /_sim/chain/holdings`. */
+export const ChainHoldingsQuery = z.strictObject({ network: WalletNetwork });
+export type ChainHoldingsQuery = z.infer<typeof ChainHoldingsQuery>;
+
+/** Answer of `GET /_sim/chain/holdings`: what custody addresses hold on chain beside what the ledger owes agents there. */
+export const ChainHoldings = z.object({
+  network: WalletNetwork,
+  hot_wallet: z.string(),
+  holdings: z.record(z.string(), z.string()),
+  ledger: z.record(z.string(), z.string()),
+});
+export type ChainHoldings = z.infer<typeof ChainHoldings>;
+
 /** Body of `POST /_sim/invoices/{invoice_id}/pay` (and of the hosted page's form). */
 export const PayInvoiceBody = z.strictObject({ method: PaymentMethod });
 export type PayInvoiceBody = z.infer<typeof PayInvoiceBody>;

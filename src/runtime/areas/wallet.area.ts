@@ -11,6 +11,7 @@ import { SETTLE_JOB, WalletService } from '../../core/wallet/wallet.service.js';
 import { RailFaults } from '../../core/ports/rail-faults.js';
 import { CustodyKeys } from '../../core/ports/custody-keys.js';
 import { CustodyService } from '../../core/wallet/custody.service.js';
+import { DEPOSIT_JOB, DepositService } from '../../core/wallet/deposit.service.js';
 import { custodyKeys } from '../custody-keys.js';
 import { SimPaymentRails } from '../../sim/sim-payment-rails.js';
 import { hostedPayments } from '../../core/wallet/hosted-payments.js';
@@ -39,6 +40,7 @@ export const walletArea = defineArea({
     container.bind(WalletService).toSelf();
     container.bind(InvoiceService).toSelf();
     container.bind(CardService).toSelf();
+    container.bind(DepositService).toSelf();
   },
   start({ container }) {
     const wallet = container.get(WalletService);
@@ -47,9 +49,11 @@ export const walletArea = defineArea({
       await wallet.openWallet(tx, agent, wallet.parseOpeningBalances(request.balances as OpeningBalances | undefined));
       await custody.assign(tx, agent.agent_id);
     });
+    const deposits = container.get(DepositService);
     container.get(Scheduler).handle(SETTLE_JOB, (job) => wallet.settle(job));
+    container.get(Scheduler).handle(DEPOSIT_JOB, (job) => deposits.confirmSimulated(job));
     const faults = container.isBound(RailFaults) ? container.get(RailFaults) : undefined;
-    return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), custody, faults);
+    return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), custody, deposits, faults);
   },
   edges({ container }) {
     const pages = payPages(hostedPayments(container.get(InvoiceService)));
