@@ -4,6 +4,7 @@ import { serve } from '../http/serve.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { parseWebhookFlag } from '../core/webhooks/webhook-config.js';
 import { parseDuration } from '../core/shared/duration.js';
+import { anyRealChain, networkFlags, resolveChains } from '../core/wallet/chain-config.js';
 import { BUILT_IN_EMBEDDERS, type BuiltInEmbedder, type MemoryOptions } from '../core/memory/memory-config.js';
 
 export { SERVE_USAGE } from './usage.js';
@@ -49,6 +50,9 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
       'smtp-relay': { type: 'string' },
       'issuer-key': { type: 'string' },
       'custody-mnemonic-file': { type: 'string' },
+      chain: { type: 'string', multiple: true },
+      usdc: { type: 'string', multiple: true },
+      confirmations: { type: 'string', multiple: true },
       webhook: { type: 'string', multiple: true },
       sandbox: { type: 'string', default: 'wasm' },
       browser: { type: 'string', default: 'auto' },
@@ -92,7 +96,7 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
     ...(database !== undefined ? { database } : {}),
     ...(values.blobs !== undefined ? { blobsDir: values.blobs } : {}),
     ...(Object.keys(memory).length > 0 ? { memory } : {}),
-    ...(values['custody-mnemonic-file'] !== undefined ? { wallet: { custodyMnemonicFile: values['custody-mnemonic-file'] } } : {}),
+    ...chainFlags(values),
     compute: { sandbox: values.sandbox },
     browser: { provider: browser, ...(values.chromium ? { chromiumPath: values.chromium } : {}) },
   };
@@ -120,6 +124,23 @@ export function parseServeArgs(args: string[], env: Readonly<Record<string, stri
     };
   }
   return { runtime, host, port, demo: values.demo, smtp };
+}
+
+/** The wallet options of `--chain`, `--usdc`, `--confirmations` and `--custody-mnemonic-file`, checked. @throws Error naming the flag */
+function chainFlags(values: { chain?: string[]; usdc?: string[]; confirmations?: string[]; 'custody-mnemonic-file'?: string }): Pick<RuntimeOptions, 'wallet'> {
+  const chains = networkFlags('--chain', values.chain);
+  const usdc = networkFlags('--usdc', values.usdc);
+  const depthText = networkFlags('--confirmations', values.confirmations);
+  const confirmations = depthText && Object.fromEntries(Object.entries(depthText).map(([network, text]) => [network, /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN]));
+  const wallet = {
+    ...(chains ? { chains } : {}),
+    ...(usdc ? { usdc } : {}),
+    ...(confirmations ? { confirmations } : {}),
+    ...(values['custody-mnemonic-file'] !== undefined ? { custodyMnemonicFile: values['custody-mnemonic-file'] } : {}),
+  };
+  resolveChains(wallet);
+  if (anyRealChain(resolveChains(wallet)) && wallet.custodyMnemonicFile === undefined) throw new Error('--chain NETWORK=local or =URL needs --custody-mnemonic-file FILE');
+  return Object.keys(wallet).length > 0 ? { wallet } : {};
 }
 
 /** @throws Error naming the flag when `text` is not a duration */

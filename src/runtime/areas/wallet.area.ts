@@ -18,6 +18,15 @@ import { hostedPayments } from '../../core/wallet/hosted-payments.js';
 import { payPages } from '../edges/pay-pages/pay-pages.js';
 import { walletRoutes, walletSimRoutes } from '../../core/wallet/wallet.routes.js';
 import { defineArea } from './area-module.js';
+import { Clock } from '../../core/ports/clock.js';
+import { Store } from '../../core/ports/store.js';
+import { ChainNetworks } from '../../core/ports/chain-networks.js';
+import { anyRealChain } from '../../core/wallet/chain-config.js';
+import { HdCustodyKeys } from '../../providers/custody/hd-custody-keys.js';
+import { RealChains } from '../../providers/chains/real-chains.js';
+
+/** The real chains of each runtime's container (none while every network is simulated). */
+const realChains = new WeakMap<object, RealChains>();
 
 /** Wallet: balances, sends over the fake chain and simulated bank, history, invoices, cards. */
 export const walletArea = defineArea({
@@ -26,14 +35,28 @@ export const walletArea = defineArea({
   simRoutes: walletSimRoutes,
   creationFields: WalletCreationFields,
   bind({ container, options, seed }) {
-    container.bind(WalletConfig).toConstantValue(walletConfig(options.wallet));
-    container.bind(CustodyKeys).toConstantValue(options.providers?.custodyKeys ?? custodyKeys(options.wallet, seed));
+    const config = walletConfig(options.wallet);
+    container.bind(WalletConfig).toConstantValue(config);
+    const keys = options.providers?.custodyKeys ?? custodyKeys(options.wallet, seed);
+    container.bind(CustodyKeys).toConstantValue(keys);
     container.bind(CustodyService).toSelf();
+    let chains: RealChains | undefined;
+    if (anyRealChain(config.chains)) {
+      if (!(keys instanceof HdCustodyKeys) || (options.wallet?.custodyMnemonic === undefined && options.wallet?.custodyMnemonicFile === undefined && !options.providers?.custodyKeys)) {
+        throw new Error('local and RPC chains need --custody-mnemonic-file (a seed-derived mnemonic is public knowledge)');
+      }
+      chains = new RealChains(config.chains, keys, container.get(Clock).now());
+      realChains.set(container, chains);
+      container.bind(ChainNetworks).toConstantValue(chains);
+    }
     const rails = options.providers?.paymentRails;
     if (rails) container.bind(PaymentRails).toConstantValue(rails);
     else {
       container.bind(SimPaymentRails).toSelf();
-      container.bind(PaymentRails).toService(SimPaymentRails);
+      if (chains) {
+        const real = chains;
+        container.bind(PaymentRails).toDynamicValue((context) => real.paymentRails(context.get(Store), context.get(Clock), context.get(SimPaymentRails)));
+      } else container.bind(PaymentRails).toService(SimPaymentRails);
       container.bind(RailFaults).toService(SimPaymentRails);
     }
     container.bind(Ledger).toSelf();
@@ -42,7 +65,7 @@ export const walletArea = defineArea({
     container.bind(CardService).toSelf();
     container.bind(DepositService).toSelf();
   },
-  start({ container }) {
+  start({ container, options }) {
     const wallet = container.get(WalletService);
     const custody = container.get(CustodyService);
     container.get(IdentityService).onAgentCreated(async (tx, agent, request) => {
@@ -52,8 +75,17 @@ export const walletArea = defineArea({
     const deposits = container.get(DepositService);
     container.get(Scheduler).handle(SETTLE_JOB, (job) => wallet.settle(job));
     container.get(Scheduler).handle(DEPOSIT_JOB, (job) => deposits.confirmSimulated(job));
+    const chains = realChains.get(container);
+    if (chains) {
+      const report = options.onNotice ?? ((line: string) => process.stderr.write(`${line}\n`));
+      const services = { store: container.get(Store), clock: container.get(Clock), custody, deposits, report };
+      void chains.start(services).catch((error: unknown) => report(`chains did not start: ${(error as Error).message}`));
+    }
     const faults = container.isBound(RailFaults) ? container.get(RailFaults) : undefined;
     return walletHandlers(wallet, container.get(InvoiceService), container.get(CardService), custody, deposits, faults);
+  },
+  async stop({ container }) {
+    await realChains.get(container)?.stop();
   },
   edges({ container }) {
     const pages = payPages(hostedPayments(container.get(InvoiceService)));

@@ -83,3 +83,26 @@ describe('--custody-mnemonic-file', () => {
     await expect(walletWorld({ wallet: { custodyMnemonicFile: join(dir, 'missing') } })).rejects.toThrow(/missing: ENOENT/);
   });
 });
+
+describe('--chain, --usdc, --confirmations', () => {
+  it('parses repeated NETWORK=VALUE flags and refuses bad ones naming the flag', async () => {
+    const { parseServeArgs } = await import('../../../src/cli/serve-command.js');
+    const options = parseServeArgs(
+      ['--chain', 'ethereum=http://127.0.0.1:8545', '--chain', 'base=local', '--usdc', 'ethereum=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '--confirmations', 'ethereum=3', '--custody-mnemonic-file', 'm.txt'],
+      {},
+    ).runtime;
+    expect(options.wallet).toEqual({
+      chains: { ethereum: 'http://127.0.0.1:8545', base: 'local' },
+      usdc: { ethereum: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      confirmations: { ethereum: 3 },
+      custodyMnemonicFile: 'm.txt',
+    });
+    expect(parseServeArgs([], {}).runtime.wallet).toBeUndefined();
+    expect(() => parseServeArgs(['--chain', 'base=local'], {})).toThrow(/needs --custody-mnemonic-file/);
+    expect(() => parseServeArgs(['--chain', 'polygon=local'], {})).toThrow(/--chain must be NETWORK=VALUE/);
+    expect(() => parseServeArgs(['--chain', 'base=mainnet'], {})).toThrow(/--chain base: expected sim, local or an http/);
+    expect(() => parseServeArgs(['--usdc', 'base=0x12'], {})).toThrow(/--usdc base/);
+    expect(() => parseServeArgs(['--confirmations', 'base=0'], {})).toThrow(/--confirmations base/);
+    expect(() => parseServeArgs(['--confirmations', 'base=x'], {})).toThrow(/--confirmations base/);
+  });
+});
