@@ -37,6 +37,7 @@ export class RealChains implements ChainNetworks {
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
   private stopped = false;
+  private started: Promise<void> | undefined;
 
   /** @throws Error for solana in `local` or RPC mode (not built yet) */
   constructor(settings: Readonly<Record<Network, ChainSetting>>, keys: HdCustodyKeys, nowMs: number) {
@@ -65,11 +66,17 @@ export class RealChains implements ChainNetworks {
   }
 
   /** Connects every network, indexes custody addresses, broadcasts stored transactions again, then polls. */
-  async start(services: ChainServices): Promise<void> {
+  start(services: ChainServices): Promise<void> {
+    this.started ??= this.begin(services);
+    return this.started;
+  }
+
+  private async begin(services: ChainServices): Promise<void> {
     for (const network of this.evm.values()) await network.ready;
     await services.custody.indexAll();
     await this.rails?.resume();
     this.watchers = [...this.evm.values()].map((network) => new EvmWatcher(network, services.store, services.clock, services.custody, services.deposits));
+    for (const watcher of this.watchers) await watcher.init();
     if (this.stopped) return;
     const every = [...this.evm.values()].some((network) => network.isLocal) ? POLL_MS.local : POLL_MS.rpc;
     this.timer = setInterval(() => void this.pollOnce().catch((error: unknown) => services.report(`chain poller: ${(error as Error).message}`)), every);
@@ -99,6 +106,7 @@ export class RealChains implements ChainNetworks {
   async holdings(network: Network, addresses: readonly string[]): Promise<Partial<Record<ChainAsset, bigint>>> {
     const evm = this.evm.get(network);
     if (!evm) throw new Error(`${network} does not run on a real chain`);
+    await this.started;
     return evm.holdings(addresses);
   }
 

@@ -33,6 +33,11 @@ export class EvmWatcher {
     private readonly deposits: DepositService,
   ) {}
 
+  /** Sets the cursor of a network seen for the first time (at start, so no block after start is missed). */
+  async init(): Promise<void> {
+    await this.cursor(await this.network.head());
+  }
+
   /** One pass: mine due local blocks, scan, settle. Returns how many blocks it scanned. */
   async poll(): Promise<number> {
     const network = this.network;
@@ -79,7 +84,9 @@ export class EvmWatcher {
     const stored = await this.store.view.get<Cursor>(CURSORS, this.network.name);
     if (stored) return stored;
     const start = this.network.isLocal ? 0n : head;
-    return { height: String(start), hash: (await this.network.blockHash(start))! };
+    const cursor = { height: String(start), hash: (await this.network.blockHash(start))! };
+    await this.saveCursor(cursor);
+    return cursor;
   }
 
   /**
