@@ -11,6 +11,10 @@ import type { HdCustodyKeys } from '../custody/hd-custody-keys.js';
 import { EvmNetwork } from './evm/evm-network.js';
 import { EvmRails } from './evm/evm-rails.js';
 import { EvmWatcher } from './evm/evm-watcher.js';
+import { LocalSolana, signerOf } from './solana/local-solana.js';
+import { SolanaRails } from './solana/solana-rails.js';
+import { SolanaWatcher } from './solana/solana-watcher.js';
+import type { SolanaLedger } from './solana/solana-ledger.js';
 
 /** How often the pollers look for new blocks, in real milliseconds: local chains answer at once, remote ones are asked less often. */
 const POLL_MS = { local: 100, rpc: 1_000 } as const;
@@ -33,7 +37,8 @@ export interface ChainServices {
 export class RealChains implements ChainNetworks {
   readonly evm = new Map<string, EvmNetwork>();
   private rails: EvmRails | undefined;
-  private watchers: EvmWatcher[] = [];
+  private watchers: Array<EvmWatcher | SolanaWatcher> = [];
+  private solana: { ledger: SolanaLedger; confirmations: number; hot: Promise<import('@solana/kit').KeyPairSigner>; rails?: SolanaRails } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
   private stopped = false;
@@ -52,16 +57,25 @@ export class RealChains implements ChainNetworks {
         hot: keys.evmAccount(0),
       }));
     }
-    if (settings.solana.mode !== 'sim') throw new Error('--chain solana: only sim is available in this version (docs/chains.md)');
+    const solana = settings.solana;
+    if (solana.mode === 'rpc') throw new Error('--chain solana: sim or local in this version; the JSON-RPC adapter is not built yet (docs/chains.md)');
+    if (solana.mode === 'local') {
+      const key = keys.solanaKey(0);
+      const ledger = new LocalSolana({ hotWallet: keys.addresses(0).solana, nowMs, slotMs: LOCAL_BLOCK_MS.solana });
+      this.solana = { ledger, confirmations: solana.confirmations, hot: signerOf(key.privateKey) };
+    }
   }
 
   /** The payment rails: real networks through the EVM rail, everything else through `fallback`. */
   paymentRails(store: Store, clock: Clock, fallback: PaymentRails): PaymentRails {
     const rails = (this.rails ??= new EvmRails(store, clock, this.evm, (network) => LOCAL_BLOCK_MS[network as Network]));
+    const solana = this.solana;
+    const solanaRails = solana ? (solana.rails ??= new SolanaRails(store, clock, solana.ledger, solana.hot, solana.confirmations, LOCAL_BLOCK_MS.solana)) : undefined;
     return {
       submit: (tx: StoreTransaction, transfer: OutboundTransfer): Promise<RailSubmission> =>
-        rails.carries(transfer.rail) ? rails.submit(tx, transfer) : fallback.submit(tx, transfer),
-      check: async (reference: string): Promise<RailSettlement> => ((await rails.owns(reference)) ? rails.check(reference) : fallback.check(reference)),
+        rails.carries(transfer.rail) ? rails.submit(tx, transfer) : solanaRails && transfer.rail === 'solana' ? solanaRails.submit(tx, transfer) : fallback.submit(tx, transfer),
+      check: async (reference: string): Promise<RailSettlement> =>
+        (await rails.owns(reference)) ? rails.check(reference) : solanaRails && (await solanaRails.owns(reference)) ? solanaRails.check(reference) : fallback.check(reference),
     };
   }
 
@@ -73,12 +87,15 @@ export class RealChains implements ChainNetworks {
 
   private async begin(services: ChainServices): Promise<void> {
     for (const network of this.evm.values()) await network.ready;
+    await this.solana?.ledger.ready;
     await services.custody.indexAll();
     await this.rails?.resume();
+    await this.solana?.rails?.resume();
     this.watchers = [...this.evm.values()].map((network) => new EvmWatcher(network, services.store, services.clock, services.custody, services.deposits));
+    if (this.solana) this.watchers.push(new SolanaWatcher(this.solana.ledger, services.store, services.clock, services.custody, services.deposits, this.solana.confirmations));
     for (const watcher of this.watchers) await watcher.init();
     if (this.stopped) return;
-    const every = [...this.evm.values()].some((network) => network.isLocal) ? POLL_MS.local : POLL_MS.rpc;
+    const every = [...this.evm.values()].some((network) => network.isLocal) || this.solana ? POLL_MS.local : POLL_MS.rpc;
     this.timer = setInterval(() => void this.pollOnce().catch((error: unknown) => services.report(`chain poller: ${(error as Error).message}`)), every);
     this.timer.unref();
   }
@@ -91,6 +108,7 @@ export class RealChains implements ChainNetworks {
       let scanned = 0;
       for (const watcher of this.watchers) scanned += await watcher.poll();
       for (const network of this.evm.values()) await network.refreshFees();
+      await this.solana?.rails?.refresh();
       return scanned;
     } finally {
       this.polling = false;
@@ -98,12 +116,21 @@ export class RealChains implements ChainNetworks {
   }
 
   async faucetDeposit(network: Network, asset: ChainAsset, amount: bigint, to: string): Promise<string> {
+    if (network === 'solana') {
+      if (!this.solana || asset === 'eth') throw new Error('solana has no local faucet');
+      return this.solana.ledger.faucetDeposit(asset, amount, to);
+    }
     const evm = this.evm.get(network);
     if (!evm || asset === 'sol') throw new Error(`${network} has no local faucet`);
     return evm.faucetDeposit(asset, amount, to as Hex);
   }
 
   async holdings(network: Network, addresses: readonly string[]): Promise<Partial<Record<ChainAsset, bigint>>> {
+    if (network === 'solana') {
+      if (!this.solana) throw new Error('solana does not run on a real chain');
+      await this.started;
+      return this.solana.ledger.holdings(addresses);
+    }
     const evm = this.evm.get(network);
     if (!evm) throw new Error(`${network} does not run on a real chain`);
     await this.started;
@@ -115,5 +142,6 @@ export class RealChains implements ChainNetworks {
     if (this.timer) clearInterval(this.timer);
     while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
     for (const network of this.evm.values()) await network.close();
+    await this.solana?.ledger.close();
   }
 }

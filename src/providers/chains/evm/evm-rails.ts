@@ -60,7 +60,8 @@ export class EvmRails {
 
   /** Whether a reference is one of this rail's transfers. */
   async owns(reference: string): Promise<boolean> {
-    return (await this.store.view.get(OUTBOUND, reference)) !== undefined;
+    const record = await this.store.view.get<OutboundRecord>(OUTBOUND, reference);
+    return record !== undefined && this.networks.has(record.network);
   }
 
   async check(reference: string): Promise<RailSettlement> {
@@ -98,7 +99,7 @@ export class EvmRails {
     }
     for (const record of await this.store.view.all<OutboundRecord>(OUTBOUND)) {
       const network = this.networks.get(record.network);
-      if (!network) continue;
+      if (!network) continue; // another rail's (solana)
       await network.ready;
       if (await network.receipt(record.reference)) continue;
       await network.broadcast(record.raw).catch(() => undefined);
