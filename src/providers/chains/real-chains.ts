@@ -11,7 +11,8 @@ import type { HdCustodyKeys } from '../custody/hd-custody-keys.js';
 import { EvmNetwork } from './evm/evm-network.js';
 import { EvmRails } from './evm/evm-rails.js';
 import { EvmWatcher } from './evm/evm-watcher.js';
-import { LocalSolana, signerOf } from './solana/local-solana.js';
+import { signerOf } from './solana/solana-transactions.js';
+import { DeferredSolanaLedger } from './solana/deferred-solana-ledger.js';
 import { SolanaRails } from './solana/solana-rails.js';
 import { SolanaWatcher } from './solana/solana-watcher.js';
 import type { SolanaLedger } from './solana/solana-ledger.js';
@@ -61,7 +62,9 @@ export class RealChains implements ChainNetworks {
     if (solana.mode === 'rpc') throw new Error('--chain solana: sim or local in this version; the JSON-RPC adapter is not built yet (docs/chains.md)');
     if (solana.mode === 'local') {
       const key = keys.solanaKey(0);
-      const ledger = new LocalSolana({ hotWallet: keys.addresses(0).solana, nowMs, slotMs: LOCAL_BLOCK_MS.solana });
+      // LiteSVM is a native package: imported only now that solana runs `local`.
+      const options = { hotWallet: keys.addresses(0).solana, nowMs, slotMs: LOCAL_BLOCK_MS.solana };
+      const ledger = new DeferredSolanaLedger(true, async () => new (await import('./solana/local-solana.js')).LocalSolana(options));
       this.solana = { ledger, confirmations: solana.confirmations, hot: signerOf(key.privateKey) };
     }
   }

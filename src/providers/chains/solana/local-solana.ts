@@ -2,33 +2,18 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { LiteSVM, TransactionMetadata } from 'litesvm';
 import {
   address,
-  appendTransactionMessageInstructions,
-  createKeyPairSignerFromPrivateKeyBytes,
-  createTransactionMessage,
   getBase64Encoder,
   getSignatureFromTransaction,
   getTransactionDecoder,
   lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
   type Address,
-  type Blockhash,
   type Instruction,
   type KeyPairSigner,
   type Transaction,
 } from '@solana/kit';
-import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-program/system';
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getInitializeMint2Instruction,
-  getMintSize,
-  getMintToInstruction,
-  getTransferCheckedInstruction,
-  TOKEN_PROGRAM_ADDRESS,
-} from '@solana-program/token';
+import { getCreateAccountInstruction } from '@solana-program/system';
+import { getCreateAssociatedTokenIdempotentInstruction, getInitializeMint2Instruction, getMintSize, getMintToInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { signWire, signerOf, transferInstructions, usdcAccountOf } from './solana-transactions.js';
 import type { ObservedDeposit } from '../../../core/ports/chain-networks.js';
 import type { SolanaLedger } from './solana-ledger.js';
 
@@ -44,40 +29,6 @@ interface Landed {
   slot: bigint;
   success: boolean;
   deposits: Array<Omit<ObservedDeposit, 'block' | 'block_hash'>>;
-}
-
-/** A signer from a 32-byte ed25519 seed. */
-export function signerOf(seed: Uint8Array): Promise<KeyPairSigner> {
-  return createKeyPairSignerFromPrivateKeyBytes(seed);
-}
-
-/** The associated usdc token account of an owner. */
-export async function usdcAccountOf(owner: string, mint: string): Promise<Address> {
-  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  return ata;
-}
-
-/** Instructions of a transfer from `from` to `to`: SOL, or usdc into `to`'s associated account (created when missing, paid by `from`). */
-export async function transferInstructions(from: KeyPairSigner, asset: 'sol' | 'usdc', amount: bigint, to: string, mint: string): Promise<Instruction[]> {
-  if (asset === 'sol') return [getTransferSolInstruction({ source: from, destination: address(to), amount: lamports(amount) })];
-  const destination = await usdcAccountOf(to, mint);
-  return [
-    getCreateAssociatedTokenIdempotentInstruction({ payer: from, ata: destination, owner: address(to), mint: address(mint) }),
-    getTransferCheckedInstruction({ source: await usdcAccountOf(from.address, mint), mint: address(mint), destination, authority: from, amount, decimals: 6 }),
-  ];
-}
-
-/** Signs instructions paid by `payer` with a blockhash; answers the base64 wire bytes and the signature. */
-export async function signWire(payer: KeyPairSigner, instructions: Instruction[], lifetime: { blockhash: string; lastValidBlockHeight: bigint }): Promise<{ wire: string; signature: string }> {
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: lifetime.lastValidBlockHeight }, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  const transaction = await signTransactionMessageWithSigners(message);
-  const { getBase64EncodedWireTransaction } = await import('@solana/kit');
-  return { wire: getBase64EncodedWireTransaction(transaction), signature: getSignatureFromTransaction(transaction) };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Store, StoreTransaction } from '../../../core/ports/store.js';
 import { toMinorUnits } from '../../../core/wallet/amount.js';
 import { DECIMALS } from '../../../core/wallet/assets.js';
 import { OUTBOUND } from '../evm/evm-rails.js';
-import { signWire, transferInstructions } from './local-solana.js';
+import { signWire, transferInstructions } from './solana-transactions.js';
 import type { SolanaLedger } from './solana-ledger.js';
 
 /** A signed outbound Solana transaction as stored before it is sent. */
