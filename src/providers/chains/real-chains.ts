@@ -59,7 +59,11 @@ export class RealChains implements ChainNetworks {
       }));
     }
     const solana = settings.solana;
-    if (solana.mode === 'rpc') throw new Error('--chain solana: sim or local in this version; the JSON-RPC adapter is not built yet (docs/chains.md)');
+    if (solana.mode === 'rpc') {
+      const { url, usdc } = solana;
+      const ledger = new DeferredSolanaLedger(false, async () => new (await import('./solana/rpc-solana.js')).RpcSolana(url, usdc));
+      this.solana = { ledger, confirmations: solana.confirmations, hot: signerOf(keys.solanaKey(0).privateKey) };
+    }
     if (solana.mode === 'local') {
       const key = keys.solanaKey(0);
       // LiteSVM is a native package: imported only now that solana runs `local`.
