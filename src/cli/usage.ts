@@ -44,8 +44,10 @@ export const SERVE_USAGE = `Usage: agent-services serve [options]
                        makes a new key each start, so old credentials stop verifying)
   --chain NETWORK=MODE run ethereum, base or solana on sim (default: the simulated chain),
                        local (a real chain inside the process: Hardhat EDR for ethereum and
-                       base) or an http(s) JSON-RPC URL (repeatable; docs/chains.md)
-  --usdc NETWORK=ADDR  the usdc ERC-20 contract of an RPC network (local deploys its own)
+                       base, LiteSVM for solana) or an http(s) JSON-RPC URL (repeatable;
+                       docs/chains.md)
+  --usdc NETWORK=ADDR  the usdc ERC-20 contract or SPL mint of an RPC network (local deploys
+                       its own)
   --confirmations NETWORK=N
                        confirmation depth (default ethereum 12, base 10, solana 32; local 1)
   --custody-mnemonic-file FILE
