@@ -11,6 +11,7 @@ import type { HdCustodyKeys } from '../custody/hd-custody-keys.js';
 import { EvmNetwork } from './evm/evm-network.js';
 import { EvmRails } from './evm/evm-rails.js';
 import { EvmWatcher } from './evm/evm-watcher.js';
+import { EvmSweeper } from './evm/evm-sweeper.js';
 import { signerOf } from './solana/solana-transactions.js';
 import { DeferredSolanaLedger } from './solana/deferred-solana-ledger.js';
 import { SolanaRails } from './solana/solana-rails.js';
@@ -46,7 +47,7 @@ export class RealChains implements ChainNetworks {
   private started: Promise<void> | undefined;
 
   /** @throws Error for solana in `local` or RPC mode (not built yet) */
-  constructor(settings: Readonly<Record<Network, ChainSetting>>, keys: HdCustodyKeys, nowMs: number) {
+  constructor(settings: Readonly<Record<Network, ChainSetting>>, private readonly keys: HdCustodyKeys, nowMs: number) {
     for (const network of ['ethereum', 'base'] as const) {
       const setting = settings[network];
       if (setting.mode === 'sim') continue;
@@ -98,7 +99,9 @@ export class RealChains implements ChainNetworks {
     await services.custody.indexAll();
     await this.rails?.resume();
     await this.solana?.rails?.resume();
-    this.watchers = [...this.evm.values()].map((network) => new EvmWatcher(network, services.store, services.clock, services.custody, services.deposits));
+    this.watchers = [...this.evm.values()].map(
+      (network) => new EvmWatcher(network, services.store, services.clock, services.custody, services.deposits, new EvmSweeper(network, services.store, this.keys)),
+    );
     if (this.solana) this.watchers.push(new SolanaWatcher(this.solana.ledger, services.store, services.clock, services.custody, services.deposits, this.solana.confirmations));
     for (const watcher of this.watchers) await watcher.init();
     if (this.stopped) return;
@@ -114,6 +117,7 @@ export class RealChains implements ChainNetworks {
     try {
       let scanned = 0;
       for (const watcher of this.watchers) scanned += await watcher.poll();
+      await this.rails?.rebroadcast();
       for (const network of this.evm.values()) await network.refreshFees();
       await this.solana?.rails?.refresh();
       return scanned;

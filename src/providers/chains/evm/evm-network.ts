@@ -158,15 +158,35 @@ export class EvmNetwork {
    * Signs a transfer from the hot wallet with `nonce`: native ETH, or usdc's `transfer(to, amount)`.
    * Local crypto only (no network), so it runs inside the store transaction that allocated the nonce.
    */
-  async sign(nonce: number, asset: 'eth' | 'usdc', to: Hex, amount: bigint): Promise<{ raw: Hex; hash: Hex }> {
+  async sign(nonce: number, asset: 'eth' | 'usdc', to: Hex, amount: bigint, signer: HDAccount = this.options.hot): Promise<{ raw: Hex; hash: Hex }> {
     await this.ready;
-    const maxFeePerGas = this.baseFee * 2n + TIP;
-    const common = { chainId: this.chainId, nonce, maxFeePerGas, maxPriorityFeePerGas: TIP, type: 'eip1559' as const };
+    const common = { chainId: this.chainId, nonce, maxFeePerGas: this.maxFee(), maxPriorityFeePerGas: TIP, type: 'eip1559' as const };
     const raw =
       asset === 'eth'
-        ? await this.options.hot.signTransaction({ ...common, to, value: amount, gas: ETH_GAS })
-        : await this.options.hot.signTransaction({ ...common, to: this.usdc, value: 0n, gas: TOKEN_GAS, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) });
+        ? await signer.signTransaction({ ...common, to, value: amount, gas: ETH_GAS })
+        : await signer.signTransaction({ ...common, to: this.usdc, value: 0n, gas: TOKEN_GAS, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) });
     return { raw, hash: keccak256(raw) };
+  }
+
+  /** The most a transfer of `asset` can cost in gas at the fees signatures offer now (wei). */
+  gasCost(asset: 'eth' | 'usdc'): bigint {
+    return (asset === 'eth' ? ETH_GAS : TOKEN_GAS) * this.maxFee();
+  }
+
+  /** An address's next nonce, counting its transactions in the node's pool. */
+  async nonceOf(address: Hex): Promise<number> {
+    await this.ready;
+    return this.client.getTransactionCount({ address, blockTag: 'pending' });
+  }
+
+  /** An address's ETH balance (wei). */
+  async ethBalance(address: Hex): Promise<bigint> {
+    await this.ready;
+    return this.client.getBalance({ address });
+  }
+
+  private maxFee(): bigint {
+    return this.baseFee * 2n + TIP;
   }
 
   /**

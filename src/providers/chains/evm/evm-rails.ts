@@ -20,6 +20,16 @@ export interface OutboundRecord {
   raw: Hex;
 }
 
+/** Takes the hot wallet's next nonce on a network from the store, inside `tx` (locked: never shared). */
+export async function allocateNonce(tx: StoreTransaction, network: EvmNetwork): Promise<number> {
+  await tx.lock(NONCES, [network.name]);
+  const stored = await tx.get<{ next: number }>(NONCES, network.name);
+  const nonce = stored?.next ?? (await network.pendingNonce());
+  if (stored) await tx.update(NONCES, network.name, { next: nonce + 1 });
+  else await tx.insert(NONCES, network.name, { next: nonce + 1 });
+  return nonce;
+}
+
 /**
  * Outbound transfers on EVM networks: inside the wallet's transaction the hot wallet's next nonce
  * is taken from the store (locked, so two sends never share one), the transfer is signed and its
@@ -44,11 +54,7 @@ export class EvmRails {
   async submit(tx: StoreTransaction, transfer: OutboundTransfer): Promise<RailSubmission> {
     const network = this.networks.get(transfer.rail)!;
     await network.ready;
-    await tx.lock(NONCES, [network.name]);
-    const stored = await tx.get<{ next: number }>(NONCES, network.name);
-    const nonce = stored?.next ?? (await network.pendingNonce());
-    if (stored) await tx.update(NONCES, network.name, { next: nonce + 1 });
-    else await tx.insert(NONCES, network.name, { next: nonce + 1 });
+    const nonce = await allocateNonce(tx, network);
     const amount = toMinorUnits(transfer.amount, DECIMALS[transfer.asset as 'eth' | 'usdc']) as bigint;
     const signed = await network.sign(nonce, transfer.asset as 'eth' | 'usdc', transfer.to as Hex, amount);
     const record: OutboundRecord = { reference: signed.hash, network: network.name, transaction_id: transfer.transaction_id, nonce, raw: signed.raw };
@@ -97,12 +103,29 @@ export class EvmRails {
         else if (stored.next < chainNext) await tx.update(NONCES, network.name, { next: chainNext });
       });
     }
+    await this.rebroadcast();
+  }
+
+  /**
+   * Broadcasts again, in nonce order, every stored hot-wallet transaction whose nonce the chain has
+   * not used yet (the node refused or lost it, or the process died before sending): a node that
+   * automines takes no nonce gap, so they go lowest first. Each poll calls it.
+   */
+  async rebroadcast(): Promise<void> {
+    const waiting = new Map<string, OutboundRecord[]>();
     for (const record of await this.store.view.all<OutboundRecord>(OUTBOUND)) {
-      const network = this.networks.get(record.network);
-      if (!network) continue; // another rail's (solana)
+      if (!this.networks.has(record.network)) continue; // another rail's (solana)
+      const list = waiting.get(record.network) ?? [];
+      list.push(record);
+      waiting.set(record.network, list);
+    }
+    for (const [name, records] of waiting) {
+      const network = this.networks.get(name)!;
       await network.ready;
-      if (await network.receipt(record.reference)) continue;
-      await network.broadcast(record.raw).catch(() => undefined);
+      const mined = await network.minedNonce();
+      for (const record of records.filter((r) => r.nonce >= mined).sort((a, b) => a.nonce - b.nonce)) {
+        await network.broadcast(record.raw).catch(() => undefined);
+      }
     }
   }
 }

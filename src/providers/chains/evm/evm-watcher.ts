@@ -4,6 +4,7 @@ import type { Store } from '../../../core/ports/store.js';
 import type { CustodyService } from '../../../core/wallet/custody.service.js';
 import type { DepositService } from '../../../core/wallet/deposit.service.js';
 import type { EvmNetwork } from './evm-network.js';
+import type { EvmSweeper } from './evm-sweeper.js';
 
 /** Each network's scan cursor: the last block scanned, with its hash (a changed hash is a reorg). */
 const CURSORS = 'chain_cursors';
@@ -31,6 +32,7 @@ export class EvmWatcher {
     private readonly clock: Clock,
     private readonly custody: CustodyService,
     private readonly deposits: DepositService,
+    private readonly sweeper?: EvmSweeper,
   ) {}
 
   /** Sets the cursor of a network seen for the first time (at start, so no block after start is missed). */
@@ -50,7 +52,9 @@ export class EvmWatcher {
     while (from <= head) {
       const to = from + MAX_RANGE - 1n < head ? from + MAX_RANGE - 1n : head;
       const found = await network.scan(from, to, async (address) => (await this.custody.agentOfAddress(this.store.view, 'evm', address)) !== undefined);
-      for (const deposit of found) await this.deposits.observe(network.name, deposit);
+      // The hot wallet's own transfers to agents' addresses (gas for sweeps) move custody, not money in.
+      const hot = network.hotAddress.toLowerCase();
+      for (const deposit of found) if (deposit.from.toLowerCase() !== hot) await this.deposits.observe(network.name, deposit);
       const hash = await network.blockHash(to);
       if (!hash) break;
       await this.saveCursor({ height: String(to), hash });
@@ -58,6 +62,7 @@ export class EvmWatcher {
       from = to + 1n;
     }
     await this.settle(head);
+    await this.sweeper?.run();
     return scanned;
   }
 
@@ -75,7 +80,10 @@ export class EvmWatcher {
         await this.deposits.settle(deposit.key, { status: 'failed', reason: 'reverted' });
         continue;
       }
-      if (head - receipt.block + 1n >= BigInt(this.network.confirmations)) await this.deposits.settle(deposit.key, { status: 'confirmed' });
+      if (head - receipt.block + 1n >= BigInt(this.network.confirmations)) {
+        await this.deposits.settle(deposit.key, { status: 'confirmed' });
+        await this.sweeper?.add(deposit.key, await this.custody.indexOf(deposit.agent_id), deposit.asset as 'eth' | 'usdc', BigInt(deposit.amount));
+      }
     }
   }
 
