@@ -105,7 +105,9 @@ async function measure(provider: 'simulated' | 'chromium', sessions: number, rou
     proxied.close();
     if (provider === 'chromium') {
       const profile = readdirSync(tmpdir()).find((name) => name.startsWith(`agent-services-${created[0]}-`))!;
-      const [port, browserPath] = readFileSync(path.join(tmpdir(), profile, 'DevToolsActivePort'), 'utf8').trim().split('\n');
+      const [port, browserPath] = readFileSync(path.join(tmpdir(), profile, 'DevToolsActivePort'), 'utf8')
+        .trim()
+        .split('\n');
       const direct = await open(`ws://127.0.0.1:${port}${browserPath}`);
       const straight: number[] = [];
       for (let i = 0; i < roundTrips; i++) {

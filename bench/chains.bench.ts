@@ -96,7 +96,14 @@ async function sendRates(sends: number): Promise<{ service: number; floor: numbe
   begin = performance.now();
   for (let i = 0; i < sends; i++) {
     const raw = await hot.signTransaction({
-      chainId, nonce: nonce++, type: 'eip1559', maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, gas: 100_000n, to: network.usdc, value: 0n,
+      chainId,
+      nonce: nonce++,
+      type: 'eip1559',
+      maxFeePerGas: 3_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      gas: 100_000n,
+      to: network.usdc,
+      value: 0n,
       data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [target, 10_000n] }),
     });
     await provider.request({ method: 'eth_sendRawTransaction', params: [raw] });

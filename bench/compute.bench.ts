@@ -94,7 +94,7 @@ export async function run(args: string[]): Promise<void> {
     await sandbox.run(request(runtime));
     const own: number[] = [];
     const endToEnd: number[] = [];
-    const count = runtime === "python" ? Math.min(runs, 8) : runs;
+    const count = runtime === 'python' ? Math.min(runs, 8) : runs;
     for (let i = 0; i < count; i++) {
       // Give the worker time to load the next interpreter, so the figure is the warm run.
       await sleep(runtime === 'python' ? 4000 : 30);

@@ -121,9 +121,7 @@ async function smtpThroughput(total: number, connections: number): Promise<void>
   await transport.sendMail({ from: 'load@example.com', to: 'bob@agents.test', subject: 'warm-up', text: 'x' });
   const mailStarted = performance.now();
   await Promise.all(
-    Array.from({ length: nodemailerTotal }, (_, n) =>
-      transport.sendMail({ from: '"Load Test" <load@example.com>', to: 'bob@agents.test', subject: `Message ${n} ✓`, text: MESSAGE(n).split('\r\n\r\n')[1]! }),
-    ),
+    Array.from({ length: nodemailerTotal }, (_, n) => transport.sendMail({ from: '"Load Test" <load@example.com>', to: 'bob@agents.test', subject: `Message ${n} ✓`, text: MESSAGE(n).split('\r\n\r\n')[1]! })),
   );
   const mailSeconds = (performance.now() - mailStarted) / 1000;
   transport.close();

@@ -46,7 +46,7 @@ export async function run(args: string[]): Promise<void> {
   const build = async () => {
     const world = await open();
     if (sends > 0) await grow(world, sends);
-    else while ((await recordsOf(world)) < target) (await grow(world, 1), sends++);
+    else while ((await recordsOf(world)) < target) await grow(world, 1), sends++;
     return world;
   };
   const first = await loadFixture(build);

@@ -63,9 +63,7 @@ async function quality(embedder: Embedder, notes: Note[], queries: Query[]): Pro
   const relevant: number[] = [];
   const unrelated: number[] = [];
   queries.forEach(([, key], q) => {
-    const ranked = notes
-      .map(([noteKey], n) => ({ key: noteKey, similarity: dot(queryVectors[q]!, noteVectors[n]!) }))
-      .sort((a, b) => b.similarity - a.similarity || a.key.localeCompare(b.key));
+    const ranked = notes.map(([noteKey], n) => ({ key: noteKey, similarity: dot(queryVectors[q]!, noteVectors[n]!) })).sort((a, b) => b.similarity - a.similarity || a.key.localeCompare(b.key));
     const rank = ranked.findIndex((hit) => hit.key === key);
     if (rank < 0) throw new Error(`no note ${key}`);
     if (rank === 0) top1++;
@@ -104,7 +102,11 @@ export async function run(args: string[]): Promise<void> {
     embedders.push([`local model ${modelFolder} (${dtype})`, new LocalModelEmbedder({ folder: modelFolder, dtype })]);
   }
 
-  const notesOf = (set: readonly ParaphraseItem[], prefix: string) => set.flatMap((item): Note[] => [[`${prefix}p:${item.key}`, item.memory], [`${prefix}d:${item.key}`, item.distractor]]);
+  const notesOf = (set: readonly ParaphraseItem[], prefix: string) =>
+    set.flatMap((item): Note[] => [
+      [`${prefix}p:${item.key}`, item.memory],
+      [`${prefix}d:${item.key}`, item.distractor],
+    ]);
   const questionsOf = (set: readonly ParaphraseItem[], prefix: string) => set.map((item): Query => [item.query, `${prefix}p:${item.key}`]);
   const paraphraseNotes = notesOf(PARAPHRASE_SET, '');
   const holdoutNotes = notesOf(PARAPHRASE_HOLDOUT, 'h');
@@ -113,7 +115,11 @@ export async function run(args: string[]): Promise<void> {
   const sets: Array<[name: string, notes: Note[], queries: Query[]]> = [
     [`paraphrase (${PARAPHRASE_SET.length} q, ${paraphraseNotes.length} notes)`, paraphraseNotes, questionsOf(PARAPHRASE_SET, '')],
     [`paraphrase held out (${PARAPHRASE_HOLDOUT.length} q, ${holdoutNotes.length} notes)`, holdoutNotes, questionsOf(PARAPHRASE_HOLDOUT, 'h')],
-    [`both paraphrase sets, all notes (${PARAPHRASE_SET.length + PARAPHRASE_HOLDOUT.length} q, ${allNotes.length + holdoutNotes.length} notes)`, [...allNotes, ...holdoutNotes], [...questionsOf(PARAPHRASE_SET, ''), ...questionsOf(PARAPHRASE_HOLDOUT, 'h')]],
+    [
+      `both paraphrase sets, all notes (${PARAPHRASE_SET.length + PARAPHRASE_HOLDOUT.length} q, ${allNotes.length + holdoutNotes.length} notes)`,
+      [...allNotes, ...holdoutNotes],
+      [...questionsOf(PARAPHRASE_SET, ''), ...questionsOf(PARAPHRASE_HOLDOUT, 'h')],
+    ],
     [`lexical suite (${QUERIES.length} q, ${labelledNotes.length} notes)`, labelledNotes, QUERIES.map(([q, k]): Query => [q, k])],
     [`lexical, all notes (${QUERIES.length} q, ${allNotes.length} notes)`, allNotes, QUERIES.map(([q, k]): Query => [q, k])],
     [`exact terms (${EXACT_QUERIES.length} q, ${allNotes.length} notes)`, allNotes, EXACT_QUERIES.map(([q, k]): Query => [q, k])],
@@ -142,8 +148,7 @@ export async function run(args: string[]): Promise<void> {
 
   // Calibration of the default's score.
   const hybrid = embedders.find(([name]) => name.endsWith('(default)'))![1] as HybridEmbedder;
-  const row = (label: string, values: number[]) =>
-    `| ${label} | ${[0.1, 0.5, 0.9, 0.99].map((p) => `${fmt(percentile(values, p), 3)} → ${fmt(hybrid.score(percentile(values, p)))}`).join(' | ')} |`;
+  const row = (label: string, values: number[]) => `| ${label} | ${[0.1, 0.5, 0.9, 0.99].map((p) => `${fmt(percentile(values, p), 3)} → ${fmt(hybrid.score(percentile(values, p)))}`).join(' | ')} |`;
   console.log('');
   console.log('default: combined cosine → score, percentiles');
   console.log('| pairs | p10 | p50 | p90 | p99 |');
@@ -153,7 +158,11 @@ export async function run(args: string[]): Promise<void> {
   const lexical = results.get(`${sets[3]![0]}|${DEFAULT}`)!;
   console.log(row('lexical suite, relevant', lexical.relevant));
   console.log(row('lexical suite, every other note', lexical.unrelated));
-  const itself = await quality(hybrid, paraphraseNotes, paraphraseNotes.map(([key, text]): Query => [text, key]));
+  const itself = await quality(
+    hybrid,
+    paraphraseNotes,
+    paraphraseNotes.map(([key, text]): Query => [text, key]),
+  );
   console.log(row('a note searched by its own text', itself.relevant));
 
   // Speed.

@@ -83,16 +83,12 @@ function uploadFile(url: string, apiKey: string, file: string, name: string): Pr
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const length = head.length + statSync(file).size + tail.length;
   return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) } },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
+    const request = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
     request.on('error', reject);
     request.write(head);
     const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
@@ -194,7 +190,10 @@ async function measureSize(count: number, queries: number): Promise<void> {
 
 /** Runs the memory benchmark and prints what it measured. */
 export async function run(args: string[]): Promise<void> {
-  const sizes = option(args, 'sizes', '10000,100000').split(',').map(Number).filter((size) => size > 0);
+  const sizes = option(args, 'sizes', '10000,100000')
+    .split(',')
+    .map(Number)
+    .filter((size) => size > 0);
   const queries = Number(option(args, 'queries', '500'));
   const csvMegabytes = Number(option(args, 'csv-mb', '200'));
   console.log(`memory benchmark (node ${process.version}, ${process.platform}/${process.arch})`);

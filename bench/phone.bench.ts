@@ -110,8 +110,7 @@ export async function run(args: string[]): Promise<void> {
   const samples = 2_000;
   const small = await costsAt(1_000, samples);
   const large = await costsAt(100_000, samples);
-  const row = (name: string, key: keyof Costs) =>
-    `  ${name.padEnd(40)} ${small[key].toFixed(1).padStart(8)} µs ${large[key].toFixed(1).padStart(8)} µs   ${(large[key] / small[key]).toFixed(2)}x`;
+  const row = (name: string, key: keyof Costs) => `  ${name.padEnd(40)} ${small[key].toFixed(1).padStart(8)} µs ${large[key].toFixed(1).padStart(8)} µs   ${(large[key] / small[key]).toFixed(2)}x`;
   console.log(`phone: cost of one call (mean of ${samples}; lifecycle of ${samples / 4}), 1,000 vs 100,000 stored messages (target ratio <= 1.5x)`);
   console.log(`  ${'call'.padEnd(40)} ${'1,000'.padStart(11)} ${'100,000'.padStart(11)}   ratio`);
   console.log(row('send (POST /v1/phone/sms)', 'send'));

@@ -237,7 +237,9 @@ export async function postfixComparison(messages: number, sessionCounts: number[
       const ofSink = (role: Role) => median(runs[role].map((run, round) => run.rate / sinkRates[round]!));
       const ofFloor = median(runs.listener.map((run, round) => run.rate / runs.floor[round]!.rate));
       const row = (label: string, role: Role, note: string) =>
-        console.log(`    ${label.padEnd(26)} ${format(median(runs[role].map((run) => run.rate))).padStart(6)} msg/s ${median(runs[role].map((run) => run.cpu)).toFixed(3)} ms CPU/msg   ${ofSink(role).toFixed(2)}x of smtp-sink${note}`);
+        console.log(
+          `    ${label.padEnd(26)} ${format(median(runs[role].map((run) => run.rate))).padStart(6)} msg/s ${median(runs[role].map((run) => run.cpu)).toFixed(3)} ms CPU/msg   ${ofSink(role).toFixed(2)}x of smtp-sink${note}`,
+        );
       console.log(`smtp-source -s ${sessions} -m ${messages} -l 2048 (median of ${rounds} interleaved rounds)`);
       console.log(`    ${'smtp-sink (Postfix)'.padEnd(26)} ${format(median(sinkRates)).padStart(6)} msg/s`);
       row('bare node:net responder', 'floor', " (Node's own floor here)");

@@ -55,7 +55,25 @@ async function startReceiver(): Promise<{ url: string; stop(): Promise<void> }> 
 /** `n` bare POSTs from `lanes` loops running side by side (1: one POST after another). */
 async function floor(url: string, n: number, lanes = 1): Promise<number> {
   const http = new FetchHttpClient();
-  const body = JSON.stringify({ id: 'evt_0000000000000000000000', type: 'wallet.transaction.received', created_at: '2026-01-01T00:00:00.000Z', agent_id: 'agt_000000000000000000000', data: { id: 'txn_000000000000000000000000', direction: 'in', amount: '1.00', asset: 'usd', to: 'alice.agents.test', from: 'sim:fund', memo: '', status: 'confirmed', network: null, fee: { amount: '0.00', asset: 'usd' }, created_at: '2026-01-01T00:00:00.000Z' } });
+  const body = JSON.stringify({
+    id: 'evt_0000000000000000000000',
+    type: 'wallet.transaction.received',
+    created_at: '2026-01-01T00:00:00.000Z',
+    agent_id: 'agt_000000000000000000000',
+    data: {
+      id: 'txn_000000000000000000000000',
+      direction: 'in',
+      amount: '1.00',
+      asset: 'usd',
+      to: 'alice.agents.test',
+      from: 'sim:fund',
+      memo: '',
+      status: 'confirmed',
+      network: null,
+      fee: { amount: '0.00', asset: 'usd' },
+      created_at: '2026-01-01T00:00:00.000Z',
+    },
+  });
   const started = performance.now();
   let sent = 0;
   const lane = async () => {
@@ -79,7 +97,9 @@ async function webhooks(url: string | null, n: number): Promise<number> {
   const alice = await runtime.createAgent({ name: 'alice' });
   const sim = runtime.simClient();
   if (url) {
-    const response = await runtime.fetch(new Request('http://bench.test/v1/webhooks', { method: 'POST', headers: { authorization: `Bearer ${alice.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url }) }));
+    const response = await runtime.fetch(
+      new Request('http://bench.test/v1/webhooks', { method: 'POST', headers: { authorization: `Bearer ${alice.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url }) }),
+    );
     if (response.status !== 201) throw new Error(`webhook registration answered ${response.status}`);
   }
   const started = performance.now();

@@ -30,11 +30,13 @@ const problems = [];
 const roots = ['src/core', 'src/sim'].filter((root) => existsSync(root));
 for (const file of roots.flatMap((root) => sourceFiles(root))) {
   if (EXEMPT.test(file) && file.startsWith('src/sim/')) continue;
-  codeOnly(readFileSync(file, 'utf8')).split('\n').forEach((code, index) => {
-    for (const [pattern, what] of FORBIDDEN) {
-      if (pattern.test(code)) problems.push(`${file}:${index + 1}: ${what} (use the Clock or Random port)`);
-    }
-  });
+  codeOnly(readFileSync(file, 'utf8'))
+    .split('\n')
+    .forEach((code, index) => {
+      for (const [pattern, what] of FORBIDDEN) {
+        if (pattern.test(code)) problems.push(`${file}:${index + 1}: ${what} (use the Clock or Random port)`);
+      }
+    });
 }
 if (problems.length > 0) {
   console.error(`determinism lint: ${problems.length} problem(s)\n${problems.join('\n')}`);

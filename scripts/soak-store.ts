@@ -188,7 +188,9 @@ export async function crashSoak(options: SoakOptions): Promise<SoakReport> {
         if (op.answer) {
           report.replayed++;
           if (!again.replayed || again.status !== op.answer.status || !isDeepStrictEqual(again.body, op.answer.body)) {
-            problems.push(`round ${round}: ${op.key} (${op.kind}) was answered ${op.answer.status} before the kill but after restart answered ${again.status}${again.replayed ? ' (replayed, different body)' : ' without replaying'}`);
+            problems.push(
+              `round ${round}: ${op.key} (${op.kind}) was answered ${op.answer.status} before the kill but after restart answered ${again.status}${again.replayed ? ' (replayed, different body)' : ' without replaying'}`,
+            );
           }
         } else {
           op.answer = { status: again.status, body: again.body };

@@ -55,7 +55,13 @@ export function parseConformanceArgs(args: string[], isTerminal: boolean): Confo
   }
   const reporter = (values.reporter ?? (isTerminal ? 'spec' : 'tap')) as Reporter;
   if (!REPORTERS.includes(reporter)) throw new Error(`--reporter: expected one of ${REPORTERS.join(', ')}, got "${values.reporter}"`);
-  const only = values.only === undefined ? undefined : (values.only.split(',').map((area) => area.trim()).filter(Boolean) as Area[]);
+  const only =
+    values.only === undefined
+      ? undefined
+      : (values.only
+          .split(',')
+          .map((area) => area.trim())
+          .filter(Boolean) as Area[]);
   if (only) selectChecks(only);
   return {
     baseUrl: baseUrl.replace(/\/$/, ''),

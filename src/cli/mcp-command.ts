@@ -115,7 +115,9 @@ async function clientFor(args: McpArgs, note: (line: string) => void): Promise<{
       note(`agent-services mcp: acting as agent ${args.agent} (API key ${key})`);
     }
     const client = runtime.agent(key);
-    const where = args.data ? `in ${args.data}` : `in a fresh world (seed ${args.seed}: its demo agent's key is the one "serve --demo --seed ${args.seed}" prints; or give --data FILE, --base-url URL, or --agent NAME without --api-key)`;
+    const where = args.data
+      ? `in ${args.data}`
+      : `in a fresh world (seed ${args.seed}: its demo agent's key is the one "serve --demo --seed ${args.seed}" prints; or give --data FILE, --base-url URL, or --agent NAME without --api-key)`;
     note(`agent-services mcp: in-process simulated world, agent ${await checked(client, where)}`);
     return { client, runtime };
   } catch (error) {

@@ -20,7 +20,10 @@ function nonEmpty(value: string | undefined): string | undefined {
  * 127.0.0.1.
  * @throws Error with a usage message
  */
-export function parseServeArgs(args: string[], env: Readonly<Record<string, string | undefined>> = process.env): {
+export function parseServeArgs(
+  args: string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): {
   runtime: RuntimeOptions;
   host: string;
   port: number;
@@ -192,7 +195,11 @@ export function dashboardLine(options: RuntimeOptions, url: string): string | nu
 }
 
 async function printDemo(runtime: Awaited<ReturnType<typeof createRuntime>>, url: string, out: (line: string) => void): Promise<void> {
-  const existing = (await runtime.anonymous().identity.getPublicProfile('demo').catch(() => undefined)) !== undefined;
+  const existing =
+    (await runtime
+      .anonymous()
+      .identity.getPublicProfile('demo')
+      .catch(() => undefined)) !== undefined;
   if (existing) {
     out('demo agent: demo (already created in this data file; its API key was printed when it was made)');
     return;

@@ -36,14 +36,18 @@ export function registerConformance(runner: TestRunner, options: RegisterOptions
     for (const area of [...new Set(checks.map((check) => check.area))]) {
       runner.describe(area, () => {
         for (const check of checks.filter((item) => item.area === area)) {
-          runner.it(check.name, async (context?: { skip?: (note?: string) => void }) => {
-            const result = await runCheck(check, await shared());
-            if (result.status === 'failed') throw new Error(result.message);
-            if (result.status === 'skipped') {
-              if (typeof context?.skip === 'function') context.skip(result.message);
-              else console.log(`skipped: ${check.area} ${check.name}: ${result.message}`);
-            }
-          }, options.timeoutMs);
+          runner.it(
+            check.name,
+            async (context?: { skip?: (note?: string) => void }) => {
+              const result = await runCheck(check, await shared());
+              if (result.status === 'failed') throw new Error(result.message);
+              if (result.status === 'skipped') {
+                if (typeof context?.skip === 'function') context.skip(result.message);
+                else console.log(`skipped: ${check.area} ${check.name}: ${result.message}`);
+              }
+            },
+            options.timeoutMs,
+          );
         }
       });
     }

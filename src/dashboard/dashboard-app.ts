@@ -21,10 +21,14 @@ const ROUTES: Array<[method: 'GET' | 'POST', pattern: RegExp, handler: Handler]>
   ['GET', /^\/assets\/([\w.-]+)$/, (_context, [name]) => assetResponse(name!)],
   ['GET', /^\/events$/, async (context) => htmlResponse(await eventsPage(context))],
   ['GET', /^\/events\/stream$/, (context) => streamResponse(context)],
-  ['GET', /^\/webhooks$/, async (context) => {
-    const rendered = await webhooksPage(context);
-    return rendered ? htmlResponse(rendered.html) : undefined;
-  }],
+  [
+    'GET',
+    /^\/webhooks$/,
+    async (context) => {
+      const rendered = await webhooksPage(context);
+      return rendered ? htmlResponse(rendered.html) : undefined;
+    },
+  ],
   ['GET', /^\/snapshot$/, (context) => htmlResponse(snapshotPage(context))],
   ['GET', /^\/snapshot\/download$/, (context) => snapshotDownload(context)],
   ['POST', /^\/snapshot\/restore$/, (context) => restore(context)],
@@ -95,11 +99,7 @@ async function streamResponse(context: PageContext): Promise<Response> {
   const { filter } = await eventFilterOf(context);
   const afterText = context.url.searchParams.get('after');
   const lastEventId = context.request.headers.get('last-event-id');
-  const after = lastEventId !== null && /^\d+$/.test(lastEventId)
-    ? Number(lastEventId)
-    : afterText !== null && /^\d+$/.test(afterText)
-      ? Number(afterText)
-      : await lastEventSeq(context.runtime);
+  const after = lastEventId !== null && /^\d+$/.test(lastEventId) ? Number(lastEventId) : afterText !== null && /^\d+$/.test(afterText) ? Number(afterText) : await lastEventSeq(context.runtime);
   return eventStream(context.runtime, context.request, filter, after, nameOf(context));
 }
 

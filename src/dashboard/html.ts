@@ -9,8 +9,7 @@ export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 /** Security headers of every dashboard page: scripts and styles only from the dashboard itself, no framing. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -42,8 +41,7 @@ export function href(path: string, query: Record<string, string | undefined> = {
 
 /** The clock and its advance buttons (also answered alone after an advance). */
 export function clockWidget(now: string, simulated: boolean): Html {
-  const step = (seconds: number, label: string) =>
-    html`<button type="submit" name="seconds" value="${seconds}" title="advance the clock by ${label}">+${label}</button>`;
+  const step = (seconds: number, label: string) => html`<button type="submit" name="seconds" value="${seconds}" title="advance the clock by ${label}">+${label}</button>`;
   return html`<form id="clock" class="clock" hx-post="${href('/clock/advance')}" hx-target="#clock" hx-swap="outerHTML" method="post" action="${href('/clock/advance')}">
   <span class="clock-now" title="service time"><time id="clock-now" datetime="${now}">${now.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time></span>
   ${simulated ? html`<span class="clock-steps">${step(1, '1s')}${step(10, '10s')}${step(60, '1m')}${step(3600, '1h')}${step(86_400, '1d')}</span>` : html`<span class="muted">real time</span>`}
@@ -52,8 +50,7 @@ export function clockWidget(now: string, simulated: boolean): Html {
 
 /** The whole page around `body`. */
 export function layout(shell: Shell, body: Html): Html {
-  const nav = (section: Shell['section'], path: string, label: string) =>
-    html`<a href="${href(path)}"${shell.section === section ? raw(' aria-current="page"') : ''}>${label}</a>`;
+  const nav = (section: Shell['section'], path: string, label: string) => html`<a href="${href(path)}"${shell.section === section ? raw(' aria-current="page"') : ''}>${label}</a>`;
   return html`<!doctype html>
 <html lang="en">
 <head>

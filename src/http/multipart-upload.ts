@@ -50,12 +50,7 @@ function drain(body: Readable, limit: number): Promise<void> {
  * `body` is the request body as a Node stream: the socket's request itself, or a WHATWG body
  * through `Readable.fromWeb`.
  */
-export async function withMultipartFile<T>(
-  body: Readable,
-  contentType: string | undefined,
-  field: string,
-  handle: (file: UploadedFile | undefined) => Promise<T>,
-): Promise<T> {
+export async function withMultipartFile<T>(body: Readable, contentType: string | undefined, field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
   const { default: createParser } = await import('busboy');
   let parser: busboy.Busboy;
   try {

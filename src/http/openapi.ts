@@ -137,9 +137,7 @@ function operationOf(route: RouteDefinition, admin: AdminAccess): JsonSchema {
     parameters: [
       ...parametersOf(route.params, 'path'),
       ...parametersOf(route.query, 'query'),
-      ...(route.method === 'POST'
-        ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX } }]
-        : []),
+      ...(route.method === 'POST' ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX } }] : []),
     ],
     ...(requestBody ? { requestBody } : {}),
     responses: { [String(route.status)]: successOf(route), ...errorResponses(route) },

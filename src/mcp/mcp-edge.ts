@@ -41,10 +41,7 @@ export function mcpEdge(runtime: Runtime): AreaEdge {
           headers: { 'content-type': 'application/json', allow: 'POST' },
         });
       }
-      const [{ WebStandardStreamableHTTPServerTransport }, { buildMcpServer }] = await Promise.all([
-        import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-        import('./mcp-server.js'),
-      ]);
+      const [{ WebStandardStreamableHTTPServerTransport }, { buildMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('./mcp-server.js')]);
       const server = buildMcpServer(runtime.agent(key));
       // No sessionIdGenerator: the stateless mode of the SDK.
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });

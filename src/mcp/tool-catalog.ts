@@ -80,12 +80,7 @@ export function toolOf(area: string, action: string, route: RouteDefinition): To
     required.push(...fields.required);
   }
   const answer = route.binary ? 'download' : route.status === 204 ? 'empty' : 'json';
-  const returns =
-    answer === 'download'
-      ? ' Answers {filename, content_type, size, content_base64}.'
-      : answer === 'empty'
-        ? ' Answers {} on success.'
-        : '';
+  const returns = answer === 'download' ? ' Answers {filename, content_type, size, content_base64}.' : answer === 'empty' ? ' Answers {} on success.' : '';
   return {
     name: toolNameOf(route.id),
     area,

@@ -9,7 +9,5 @@ type CreationShape = UnionToIntersection<Area extends infer A ? (A extends { cre
  * opening `balances`, the phone's `phone_country`, ...), each read back by that area's
  * `onAgentCreated` hook.
  */
-export const SimCreateAgentBody = CreateAgentBody.extend(
-  Object.assign({}, ...AREAS.map((area) => area.creationFields ?? {})) as CreationShape,
-);
+export const SimCreateAgentBody = CreateAgentBody.extend(Object.assign({}, ...AREAS.map((area) => area.creationFields ?? {})) as CreationShape);
 export type SimCreateAgentBody = z.infer<typeof SimCreateAgentBody>;

@@ -229,9 +229,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (isControllableClock(clock)) container.bind(ControllableClock).toConstantValue(clock);
   container.bind(Random).toConstantValue(options.providers?.random ?? (mode === 'simulated' ? new SeededRandom(seed) : new CryptoRandom()));
   // A seed-derived key is public knowledge; live mode must never sign with one.
-  container.bind(IssuerKeys).toConstantValue(
-    options.providers?.issuerKeys ?? (mode === 'simulated' ? Ed25519IssuerKeys.fromSeed(seed) : Ed25519IssuerKeys.generate()),
-  );
+  container.bind(IssuerKeys).toConstantValue(options.providers?.issuerKeys ?? (mode === 'simulated' ? Ed25519IssuerKeys.fromSeed(seed) : Ed25519IssuerKeys.generate()));
   // Requests see the store through the persistence.write faults (a pass-through while none is armed).
   const rawStore: Store = options.store ?? new MemoryStore();
   const faulting = new FaultingStore(rawStore, () => container.get(Faults));

@@ -143,7 +143,7 @@ export class SimControl {
       try {
         this.deps.random.restore(snapshot.random);
       } catch {
-        throw new ApiError('invalid_request', 'random: not a state of this runtime\'s generator', 'random');
+        throw new ApiError('invalid_request', "random: not a state of this runtime's generator", 'random');
       }
       clock?.set(now);
       try {

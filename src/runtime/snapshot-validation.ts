@@ -21,26 +21,40 @@ const SHA256 = /^[0-9a-f]{64}$/;
 
 const id: Check = (v) => (typeof v === 'string' && v !== '' ? undefined : 'expected a non-empty string');
 const text: Check = (v) => (typeof v === 'string' ? undefined : 'expected a string');
-const matching = (pattern: RegExp, what: string): Check => (v) => (typeof v === 'string' && pattern.test(v) ? undefined : `expected ${what}`);
+const matching =
+  (pattern: RegExp, what: string): Check =>
+  (v) =>
+    typeof v === 'string' && pattern.test(v) ? undefined : `expected ${what}`;
 const timestamp = matching(TIMESTAMP, 'an ISO 8601 timestamp');
 const decimal = matching(DECIMAL, 'a decimal string');
-const oneOf = (...values: string[]): Check => (v) => (typeof v === 'string' && values.includes(v) ? undefined : `expected one of ${values.join(', ')}`);
-const nullable = (check: Check): Check => (v) => (v === null ? undefined : check(v));
-const integerFrom = (min: number): Check => (v) => (Number.isInteger(v) && (v as number) >= min ? undefined : `expected an integer from ${min}`);
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v) ? undefined : `expected one of ${values.join(', ')}`;
+const nullable =
+  (check: Check): Check =>
+  (v) =>
+    v === null ? undefined : check(v);
+const integerFrom =
+  (min: number): Check =>
+  (v) =>
+    Number.isInteger(v) && (v as number) >= min ? undefined : `expected an integer from ${min}`;
 const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : 'expected a boolean');
 const plainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const anyObject: Check = (v) => (plainObject(v) ? undefined : 'expected an object');
 const stringArray: Check = (v) => (Array.isArray(v) && v.every((item) => typeof item === 'string') ? undefined : 'expected an array of strings');
 /** An object whose every value passes `check`; the fault names the key. */
-const recordOf = (check: Check): ((v: unknown) => [string | undefined, string] | undefined) => (v) => {
-  if (!plainObject(v)) return [undefined, 'expected an object'];
-  for (const key in v) {
-    if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
-    const problem = check(v[key]);
-    if (problem) return [key, problem];
-  }
-  return undefined;
-};
+const recordOf =
+  (check: Check): ((v: unknown) => [string | undefined, string] | undefined) =>
+  (v) => {
+    if (!plainObject(v)) return [undefined, 'expected an object'];
+    for (const key in v) {
+      if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+      const problem = check(v[key]);
+      if (problem) return [key, problem];
+    }
+    return undefined;
+  };
 
 type FieldCheck = Check | ReturnType<typeof recordOf>;
 

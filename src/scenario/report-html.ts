@@ -196,7 +196,9 @@ ${summary}
 ${errors.length === 0 ? '<p>none</p>' : `<table>${errors.map(([code, count]) => row(code, count)).join('')}</table>`}
 ${policyErrors === '' ? '' : `<h2>First policy errors</h2><ul>${policyErrors}</ul>`}
 <h2>Events</h2>
-<table>${Object.entries(result.eventTypes).map(([type, count]) => row(type, count)).join('')}</table>
+<table>${Object.entries(result.eventTypes)
+    .map(([type, count]) => row(type, count))
+    .join('')}</table>
 <script id="report-data" type="application/json">${scriptJson(data)}</script>
 <script>${chartJs()}</script>
 <script>${PAGE_SCRIPT}</script>

@@ -50,7 +50,11 @@ export class RunMetrics {
   readonly errorTotals = new Map<string, number>();
   calls = 0;
 
-  constructor(private readonly startMs: number, durationMs: number, stepMs: number) {
+  constructor(
+    private readonly startMs: number,
+    durationMs: number,
+    stepMs: number,
+  ) {
     this.bucketMs = durationMs >= 4 * 3_600_000 ? 3_600_000 : Math.max(stepMs, Math.ceil(durationMs / 24));
     this.bucketCount = Math.max(1, Math.ceil(durationMs / this.bucketMs));
     this.data = {

@@ -20,12 +20,7 @@ export class SeededRandom implements Random {
 
   constructor(seed: number | string = 0) {
     const digest = sha256Hex(`agent-services/random/${seed}`);
-    [this.a, this.b, this.c, this.d] = [0, 8, 16, 24].map((at) => parseInt(digest.slice(at, at + 8), 16) >>> 0) as [
-      number,
-      number,
-      number,
-      number,
-    ];
+    [this.a, this.b, this.c, this.d] = [0, 8, 16, 24].map((at) => parseInt(digest.slice(at, at + 8), 16) >>> 0) as [number, number, number, number];
     for (let i = 0; i < 16; i++) this.next32();
   }
 
@@ -52,12 +47,7 @@ export class SeededRandom implements Random {
 
   restore(state: string): void {
     if (!/^[0-9a-f]{32}$/.test(state)) throw new RangeError('not a SeededRandom state');
-    [this.a, this.b, this.c, this.d] = [0, 8, 16, 24].map((at) => parseInt(state.slice(at, at + 8), 16) >>> 0) as [
-      number,
-      number,
-      number,
-      number,
-    ];
+    [this.a, this.b, this.c, this.d] = [0, 8, 16, 24].map((at) => parseInt(state.slice(at, at + 8), 16) >>> 0) as [number, number, number, number];
   }
 
   private next32(): number {

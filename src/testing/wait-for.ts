@@ -48,12 +48,7 @@ async function lastEvents(source: EventSource, newest: number): Promise<string> 
  * @throws RangeError for a bad maxSeconds or stepSeconds
  * @throws Error when `maxSeconds` of service time pass without one, listing the last 20 events
  */
-export async function waitForEvent(
-  source: EventSource,
-  type: string,
-  predicate: ((event: EventRecord) => boolean) | undefined,
-  options: WaitForOptions = {},
-): Promise<EventRecord> {
+export async function waitForEvent(source: EventSource, type: string, predicate: ((event: EventRecord) => boolean) | undefined, options: WaitForOptions = {}): Promise<EventRecord> {
   const maxSeconds = options.maxSeconds ?? 3600;
   const step = options.stepSeconds ?? 1;
   if (!(maxSeconds >= 0 && Number.isFinite(maxSeconds))) throw new RangeError(`maxSeconds must be a finite number >= 0, got ${maxSeconds}`);
@@ -78,7 +73,5 @@ export async function waitForEvent(
     await source.advance(move);
     waited += move;
   }
-  throw new Error(
-    `waitFor("${type}"): no matching event within ${maxSeconds} s of service time; the last events were:\n${await lastEvents(source, seen)}`,
-  );
+  throw new Error(`waitFor("${type}"): no matching event within ${maxSeconds} s of service time; the last events were:\n${await lastEvents(source, seen)}`);
 }

@@ -85,8 +85,7 @@ export function computeRunSuite(kind: SandboxKind): void {
       expect(response.status, await response.clone().text()).toBe(200);
       return (await response.json()) as Run;
     };
-    const readFile = async (agent: TestAgent, path: string) =>
-      world.raw(`/v1/compute/fs/content?path=${encodeURIComponent(path)}`, jsonInit('GET', undefined, bearer(agent.api_key)));
+    const readFile = async (agent: TestAgent, path: string) => world.raw(`/v1/compute/fs/content?path=${encodeURIComponent(path)}`, jsonInit('GET', undefined, bearer(agent.api_key)));
 
     beforeAll(async () => {
       process.env.COMPUTE_CANARY = CANARY;
@@ -114,19 +113,27 @@ export function computeRunSuite(kind: SandboxKind): void {
         ['python', 'print("hello from python")', 'hello from python\n'],
         ['typescript', 'const who: string = "typescript"; console.log(`hello from ${who}`)', 'hello from typescript\n'],
         ['bash', 'echo "hello from bash"', 'hello from bash\n'],
-      ])('runs %s and answers its stdout with exit 0', async (runtime, code, stdout) => {
-        const result = await run(alice, runtime, code);
-        expect(result).toMatchObject({ stdout, stderr: '', exit_code: 0 });
-        expect(Number.isInteger(result.duration_ms)).toBe(true);
-      }, 120_000);
+      ])(
+        'runs %s and answers its stdout with exit 0',
+        async (runtime, code, stdout) => {
+          const result = await run(alice, runtime, code);
+          expect(result).toMatchObject({ stdout, stderr: '', exit_code: 0 });
+          expect(Number.isInteger(result.duration_ms)).toBe(true);
+        },
+        120_000,
+      );
 
       it.each([
         ['python', 'import sys\nsys.exit(4)', 4],
         ['typescript', 'process.exit(3)', 3],
         ['bash', 'exit 5', 5],
-      ])('%s: an explicit exit gives its code', async (runtime, code, exit) => {
-        expect((await run(alice, runtime, code)).exit_code).toBe(exit);
-      }, 120_000);
+      ])(
+        '%s: an explicit exit gives its code',
+        async (runtime, code, exit) => {
+          expect((await run(alice, runtime, code)).exit_code).toBe(exit);
+        },
+        120_000,
+      );
 
       it('an uncaught exception or traceback gives 1 with the message in stderr', async () => {
         const py = await run(alice, 'python', 'def f():\n    raise ValueError("boom")\nf()');
@@ -166,14 +173,18 @@ export function computeRunSuite(kind: SandboxKind): void {
         ['python', 'import os\nprint(os.getcwd(), open("/shared/in.txt").read())\nopen("from-python.txt", "w").write("py")'],
         ['typescript', 'import fs from "node:fs"; console.log(process.cwd(), fs.readFileSync("/shared/in.txt", "utf8")); fs.writeFileSync("from-typescript.txt", "ts")'],
         ['bash', 'echo "$(pwd) $(cat /shared/in.txt)"; printf bash > from-bash.txt'],
-      ])('%s reads files written through the API and its writes are kept', async (runtime, code) => {
-        await world.raw('/v1/compute/fs', jsonInit('PUT', { path: '/shared/in.txt', content: b64('shared') }, bearer(alice.api_key)));
-        const result = await run(alice, runtime, code);
-        expect(result).toMatchObject({ stdout: '/home/agent shared\n', exit_code: 0 });
-        const file = await readFile(alice, `/home/agent/from-${runtime}.txt`);
-        expect(file.status).toBe(200);
-        expect(((await file.json()) as { content: string }).content).toBe(b64(runtime === 'python' ? 'py' : runtime === 'typescript' ? 'ts' : 'bash'));
-      }, 120_000);
+      ])(
+        '%s reads files written through the API and its writes are kept',
+        async (runtime, code) => {
+          await world.raw('/v1/compute/fs', jsonInit('PUT', { path: '/shared/in.txt', content: b64('shared') }, bearer(alice.api_key)));
+          const result = await run(alice, runtime, code);
+          expect(result).toMatchObject({ stdout: '/home/agent shared\n', exit_code: 0 });
+          const file = await readFile(alice, `/home/agent/from-${runtime}.txt`);
+          expect(file.status).toBe(200);
+          expect(((await file.json()) as { content: string }).content).toBe(b64(runtime === 'python' ? 'py' : runtime === 'typescript' ? 'ts' : 'bash'));
+        },
+        120_000,
+      );
 
       it('a file written by one runtime is read by the others on a later run', async () => {
         await run(alice, 'bash', 'mkdir -p /pipeline && echo 21 > /pipeline/n');
@@ -209,10 +220,7 @@ export function computeRunSuite(kind: SandboxKind): void {
 
       it("never shows one agent another agent's files", async () => {
         await world.raw('/v1/compute/fs', jsonInit('PUT', { path: '/secret.txt', content: b64('alice only') }, bearer(alice.api_key)));
-        const results = await Promise.all([
-          run(bob, 'bash', 'cat /secret.txt; ls /'),
-          run(bob, 'typescript', 'import fs from "fs"; console.log(fs.existsSync("/secret.txt"))'),
-        ]);
+        const results = await Promise.all([run(bob, 'bash', 'cat /secret.txt; ls /'), run(bob, 'typescript', 'import fs from "fs"; console.log(fs.existsSync("/secret.txt"))')]);
         expect(results[0]!.stdout).not.toContain('alice only');
         expect(results[1]!.stdout).toBe('false\n');
         expect((await run(bob, 'python', 'import os\nprint(os.path.exists("/secret.txt"))')).stdout).toBe('False\n');
@@ -241,7 +249,7 @@ export function computeRunSuite(kind: SandboxKind): void {
             for (const [runtime, code] of codes) {
               const response = await other.raw('/v1/compute/run', jsonInit('POST', { runtime, code }, bearer(agent.api_key)));
               const body = (await response.json()) as Run;
-              expect(body.stderr, runtime).toBe("");
+              expect(body.stderr, runtime).toBe('');
               out.push(body.stdout);
             }
             return out;
@@ -284,7 +292,10 @@ export function computeRunSuite(kind: SandboxKind): void {
       });
 
       it.each([
-        ['typescript', 'import fs from "fs"; for (const p of ["/etc/passwd", "/proc/self/environ", "../../../../etc/passwd"]) { try { console.log(fs.readFileSync(p, "utf8")) } catch (e) { console.log("refused", e.code) } } console.log(JSON.stringify(process.env))'],
+        [
+          'typescript',
+          'import fs from "fs"; for (const p of ["/etc/passwd", "/proc/self/environ", "../../../../etc/passwd"]) { try { console.log(fs.readFileSync(p, "utf8")) } catch (e) { console.log("refused", e.code) } } console.log(JSON.stringify(process.env))',
+        ],
         ['bash', 'cat /etc/passwd; cat /proc/self/environ; cd ../../../..; cat etc/passwd; env; echo done'],
       ])("%s cannot read the host's files or the server's environment", async (runtime, code) => {
         const result = await run(alice, runtime, code);
@@ -298,7 +309,10 @@ export function computeRunSuite(kind: SandboxKind): void {
       });
 
       it.each([
-        ['typescript', 'const f = (globalThis as any).fetch; if (typeof f === "function") { try { await f("http://127.0.0.1:PORT/"); console.log("fetched") } catch { console.log("refused") } } else console.log("no fetch", typeof (globalThis as any).WebSocket)'],
+        [
+          'typescript',
+          'const f = (globalThis as any).fetch; if (typeof f === "function") { try { await f("http://127.0.0.1:PORT/"); console.log("fetched") } catch { console.log("refused") } } else console.log("no fetch", typeof (globalThis as any).WebSocket)',
+        ],
         ['bash', 'curl http://127.0.0.1:PORT/; wget http://127.0.0.1:PORT/; echo > /dev/tcp/127.0.0.1/PORT; echo done'],
       ])('%s reaches no network (a local server receives nothing)', async (runtime, code) => {
         const before = connections;
@@ -361,23 +375,31 @@ export function computeRunSuite(kind: SandboxKind): void {
         ['typescript', 'while (true) {}'],
         ['bash', 'while true; do :; done'],
         ['python', 'while True:\n    pass'],
-      ])('%s: an infinite loop is ended at its timeout with 124', async (runtime, code) => {
-        const result = await run(alice, runtime, code, 1);
-        // Bash's own loop limit may end it first: either way it ends, never with success.
-        if (runtime === 'bash') expect(result.exit_code).not.toBe(0);
-        else {
-          expect(result.exit_code).toBe(124);
-          expect(result.stderr).toMatch(/timed out after 1 s\n?$/);
-        }
-      }, 180_000);
+      ])(
+        '%s: an infinite loop is ended at its timeout with 124',
+        async (runtime, code) => {
+          const result = await run(alice, runtime, code, 1);
+          // Bash's own loop limit may end it first: either way it ends, never with success.
+          if (runtime === 'bash') expect(result.exit_code).not.toBe(0);
+          else {
+            expect(result.exit_code).toBe(124);
+            expect(result.stderr).toMatch(/timed out after 1 s\n?$/);
+          }
+        },
+        180_000,
+      );
 
       it.each([
         ['typescript', 'const a = []; while (true) a.push(new Array(100000).fill(1.5));'],
         ['python', 'a = []\nwhile True:\n    a.append(bytearray(10_000_000))'],
-      ])('%s: a memory bomb is ended with 137', async (runtime, code) => {
-        const result = await run(alice, runtime, code, 60);
-        expect(result.exit_code).toBe(137);
-      }, 180_000);
+      ])(
+        '%s: a memory bomb is ended with 137',
+        async (runtime, code) => {
+          const result = await run(alice, runtime, code, 60);
+          expect(result.exit_code).toBe(137);
+        },
+        180_000,
+      );
 
       it('bash: a memory bomb ends without success and a fork bomb ends; the host still runs code', async () => {
         expect((await run(alice, 'bash', 'x=aaaaaaaa; while true; do x="$x$x"; done', 30)).exit_code).not.toBe(0);
@@ -389,23 +411,30 @@ export function computeRunSuite(kind: SandboxKind): void {
         ['typescript', 'const f = (n: number): number => f(n + 1) + 1; f(0)'],
         ['python', 'def f(n):\n    return f(n + 1) + 1\nf(0)'],
         ['bash', 'f() { f; }; f'],
-      ])('%s: deep recursion fails the run, not the host', async (runtime, code) => {
-        const result = await run(alice, runtime, code, 30);
-        expect(result.exit_code).not.toBe(0);
-        expect((await run(alice, 'bash', 'echo alive')).stdout).toBe('alive\n');
-      }, 120_000);
+      ])(
+        '%s: deep recursion fails the run, not the host',
+        async (runtime, code) => {
+          const result = await run(alice, runtime, code, 30);
+          expect(result.exit_code).not.toBe(0);
+          expect((await run(alice, 'bash', 'echo alive')).stdout).toBe('alive\n');
+        },
+        120_000,
+      );
 
       it.each([
         ['typescript', 'const line = "x".repeat(1023); for (let i = 0; i < 2100; i++) console.log(line)'],
         ['python', 'line = "x" * 1023\nfor i in range(2100):\n    print(line)'],
         ['bash', 'for i in $(seq 2100); do printf "%01023d\\n" 0; done'],
-      ])('%s: output past 1 MiB is cut and stderr ends with [output truncated]', async (runtime, code) => {
-        const result = await run(alice, runtime, code, 60);
-        expect(Buffer.byteLength(result.stdout)).toBeLessThanOrEqual(1024 ** 2);
-        expect(Buffer.byteLength(result.stdout)).toBeGreaterThan(1024 ** 2 - 2048);
-        expect(result.stderr).toMatch(/\[output truncated\]\n$/);
-      }, 120_000);
+      ])(
+        '%s: output past 1 MiB is cut and stderr ends with [output truncated]',
+        async (runtime, code) => {
+          const result = await run(alice, runtime, code, 60);
+          expect(Buffer.byteLength(result.stdout)).toBeLessThanOrEqual(1024 ** 2);
+          expect(Buffer.byteLength(result.stdout)).toBeGreaterThan(1024 ** 2 - 2048);
+          expect(result.stderr).toMatch(/\[output truncated\]\n$/);
+        },
+        120_000,
+      );
     });
   });
 }
-

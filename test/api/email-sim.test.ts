@@ -149,7 +149,7 @@ describe.each(TRANSPORTS)('email control plane (%s)', (kind) => {
       expect(JSON.stringify(await carol.client.email.get(viaHeaders.message_id))).not.toContain('carol@agents.test');
     });
 
-    it("joins a known thread through References and synthesises a Message-ID when there is none", async () => {
+    it('joins a known thread through References and synthesises a Message-ID when there is none', async () => {
       const first = await world.sim.emailInbound({ raw: RAW });
       const followUp = await world.sim.emailInbound({ raw: 'From: z@example.com\r\nTo: bob@agents.test\r\nSubject: more\r\nReferences: <unknown@x> <outside-1@example.com>\r\n\r\nmore\r\n' });
       expect(followUp.thread_id).toBe(first.thread_id);

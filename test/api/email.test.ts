@@ -152,10 +152,26 @@ describe.each(TRANSPORTS_AND_POSTGRES)('email (%s)', (kind) => {
       ['null text and html', { to: ['bob@agents.test'], subject: 's', text: null, html: null }, 'text'],
       ['text that is not a string', { to: ['bob@agents.test'], subject: 's', text: 42 }, 'text'],
       ['attachment content that is not Base64', { to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'a.txt', content: 'not base64!', content_type: 'text/plain' }] }, 'attachments.0.content'],
-      ['attachment content with URL-safe characters', { to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'a', content: b64('ok'), content_type: 'text/plain' }, { filename: 'b', content: '-_-_', content_type: 'text/plain' }] }, 'attachments.1.content'],
+      [
+        'attachment content with URL-safe characters',
+        {
+          to: ['bob@agents.test'],
+          subject: 's',
+          text: 't',
+          attachments: [
+            { filename: 'a', content: b64('ok'), content_type: 'text/plain' },
+            { filename: 'b', content: '-_-_', content_type: 'text/plain' },
+          ],
+        },
+        'attachments.1.content',
+      ],
       ['an attachment without filename', { to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ content: b64('x'), content_type: 'text/plain' }] }, 'attachments.0.filename'],
       ['an attachment without content_type', { to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'a', content: b64('x') }] }, 'attachments.0.content_type'],
-      ['an attachment with a content_type that is not a MIME type', { to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'a', content: b64('x'), content_type: 'pdf' }] }, 'attachments.0.content_type'],
+      [
+        'an attachment with a content_type that is not a MIME type',
+        { to: ['bob@agents.test'], subject: 's', text: 't', attachments: [{ filename: 'a', content: b64('x'), content_type: 'pdf' }] },
+        'attachments.0.content_type',
+      ],
       ['an unknown field', { to: ['bob@agents.test'], subject: 's', text: 't', priority: 'high' }, 'priority'],
     ])('refuses %s with 400 invalid_request on its param', async (_what, body, param) => {
       const response = await world.raw('/v1/email/send', jsonInit('POST', body, bearer(alice.api_key)));
@@ -282,9 +298,7 @@ describe.each(TRANSPORTS_AND_POSTGRES)('email (%s)', (kind) => {
       const sent = await alice.client.email.send({ to: ['bob@agents.test'], subject: 'Read me', text: 'body', html: '<b>body</b>' });
       expect((await only(bob)).read).toBe(false);
       const message: EmailMessage = await bob.client.email.get(sent.message_id);
-      expect(Object.keys(message).sort()).toEqual(
-        ['attachments', 'bcc', 'cc', 'folder', 'from', 'headers', 'html', 'id', 'read', 'received_at', 'subject', 'text', 'thread_id', 'to'].sort(),
-      );
+      expect(Object.keys(message).sort()).toEqual(['attachments', 'bcc', 'cc', 'folder', 'from', 'headers', 'html', 'id', 'read', 'received_at', 'subject', 'text', 'thread_id', 'to'].sort());
       expect(message).toMatchObject({ id: sent.message_id, thread_id: sent.thread_id, text: 'body', html: '<b>body</b>', read: true, attachments: [] });
       expect((await only(bob)).read).toBe(true);
       const reads = (await world.sim.listEvents({ after: 0, limit: 1000 })).events.filter((event) => event.type === 'email.read');

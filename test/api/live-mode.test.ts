@@ -24,7 +24,10 @@ describe('POST /_sim/clock/advance validation', () => {
     [{ seconds: '10' }, 'seconds'],
   ])('names the faulty field of %j', async (body, param) => {
     const runtime = await createRuntime();
-    const error = await runtime.simClient().advanceClock(body as never).catch((e: unknown) => e);
+    const error = await runtime
+      .simClient()
+      .advanceClock(body as never)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_request', param });
   });

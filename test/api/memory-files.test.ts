@@ -106,7 +106,7 @@ describe.each(TRANSPORTS)('memory files (%s)', (kind) => {
   });
 
   describe('GET {files_url}/files/{file_id}', () => {
-    it("serves the bytes unchanged to the owner, and 404 to another agent and 401 without a key", async () => {
+    it('serves the bytes unchanged to the owner, and 404 to another agent and 401 without a key', async () => {
       const fixture = fixtures.find((candidate) => candidate.filename.endsWith('.pdf'))!;
       const file = await upload(alice, fixture);
       const download = await alice.client.memory.downloadFile(file.file_id);
@@ -195,7 +195,10 @@ describe.each(['fetch', 'http'] as const)('memory uploads as raw multipart (%s)'
   afterEach(() => world.close());
 
   it('answers 400 invalid_request on file when no part is named file', async () => {
-    const { body, headers } = multipart([{ name: 'other', filename: 'a.txt', type: 'text/plain', content: 'hello' }, { name: 'file', content: 'a plain field, not a file' }]);
+    const { body, headers } = multipart([
+      { name: 'other', filename: 'a.txt', type: 'text/plain', content: 'hello' },
+      { name: 'file', content: 'a plain field, not a file' },
+    ]);
     const response = await world.raw('/v1/memory/files', { method: 'POST', headers: { ...headers, ...bearer(alice.api_key) }, body });
     await expectErrorResponse(response, 400, 'invalid_request', 'file');
   });

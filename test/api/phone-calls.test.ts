@@ -65,7 +65,7 @@ describe.each(TRANSPORTS_AND_POSTGRES)('phone: calls (%s)', (kind) => {
     expect(changes[3]).toEqual(done);
   });
 
-  it('fetches TwiML when answered (POST with Twilio\'s fields) and runs Say, Pause, Play and Hangup', async () => {
+  it("fetches TwiML when answered (POST with Twilio's fields) and runs Say, Pause, Play and Hangup", async () => {
     const placed = await alice.client.phone.placeCall({ to: OUTSIDE, twiml_url: `${twiml.url}/hello` });
     await advance(4.999);
     expect(twiml.requests).toEqual([]);
@@ -111,7 +111,10 @@ describe.each(TRANSPORTS_AND_POSTGRES)('phone: calls (%s)', (kind) => {
     expect(await alice.client.phone.getCall(placed.call_id)).toMatchObject({
       status: 'completed',
       // Two words each: 1 s apiece.
-      transcript: [{ at: at(5), text: 'One moment' }, { at: at(6), text: 'Second document' }],
+      transcript: [
+        { at: at(5), text: 'One moment' },
+        { at: at(6), text: 'Second document' },
+      ],
       duration_seconds: 2,
     });
   });

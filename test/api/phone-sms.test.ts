@@ -170,7 +170,7 @@ describe.each(TRANSPORTS_AND_POSTGRES)('phone: numbers and SMS (%s)', (kind) => 
       expect(third.next_cursor).toBeNull();
     });
 
-    it('hides other agents\' messages: 404 not_found for their ids, never in the list', async () => {
+    it("hides other agents' messages: 404 not_found for their ids, never in the list", async () => {
       const sent = await alice.client.phone.sendSms({ to: OUTSIDE, body: 'mine' });
       await expectApiError(bob.client.phone.getSms(sent.message_id), 404, 'not_found');
       await expectApiError(bob.client.phone.getSms('sms_nope'), 404, 'not_found');

@@ -147,7 +147,21 @@ describe.each(RAW_TRANSPORTS)('wallet over the wire (%s)', (kind) => {
 
   it('lists every wallet route in /openapi.json', async () => {
     const document = (await (await world.raw('/openapi.json')).json()) as { paths: Record<string, unknown> };
-    for (const path of ['/v1/wallet/balance', '/v1/wallet/send', '/v1/wallet/transactions', '/v1/wallet/transactions/{transaction_id}', '/v1/wallet/invoices', '/v1/wallet/invoices/{invoice_id}', '/v1/wallet/cards', '/v1/wallet/cards/{card_id}', '/_sim/wallet/fund', '/_sim/invoices/{invoice_id}/pay', '/_sim/cards/{card_id}/charges', '/_sim/wallet/failures', '/_sim/wallet/ledger']) {
+    for (const path of [
+      '/v1/wallet/balance',
+      '/v1/wallet/send',
+      '/v1/wallet/transactions',
+      '/v1/wallet/transactions/{transaction_id}',
+      '/v1/wallet/invoices',
+      '/v1/wallet/invoices/{invoice_id}',
+      '/v1/wallet/cards',
+      '/v1/wallet/cards/{card_id}',
+      '/_sim/wallet/fund',
+      '/_sim/invoices/{invoice_id}/pay',
+      '/_sim/cards/{card_id}/charges',
+      '/_sim/wallet/failures',
+      '/_sim/wallet/ledger',
+    ]) {
       expect(document.paths, path).toHaveProperty([path]);
     }
   });

@@ -73,10 +73,7 @@ export function waitForLine(run: CliProcess, ready: RegExp, what: string): Promi
     const check = () => {
       if (ready.test(run.stdout())) done();
     };
-    timer = setTimeout(
-      () => done(new Error(`${what}: no line matching ${ready} after ${READY_WAIT_MS / 1000} s (the machine may be overloaded)\n${transcript(run)}`)),
-      READY_WAIT_MS,
-    );
+    timer = setTimeout(() => done(new Error(`${what}: no line matching ${ready} after ${READY_WAIT_MS / 1000} s (the machine may be overloaded)\n${transcript(run)}`)), READY_WAIT_MS);
     void run.closed.then((code) => done(new Error(`${what}: the process exited (${code}) before printing ${ready}\n${transcript(run)}`)));
     run.child.stdout!.on('data', check);
     check();

@@ -78,9 +78,7 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
     const payer = await agent(a.url, 'payer', { usd: '10.00' });
     await agent(b.url, 'payee');
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' } })),
-    );
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' } })));
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(10);
     expect(answers.filter((answer) => answer.status === 402)).toHaveLength(10);
     expect((await call(b.url, 'GET', '/v1/wallet/balance', { key: payer.key })).body.fiat.usd).toBe('0.00');
@@ -141,9 +139,7 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     const payer = await agent(a.url, 'payer', { usd: '100.00' });
     await agent(a.url, 'payee');
     const body = { to: 'payee', amount: '1.00', asset: 'usd' };
-    const burst = Array.from({ length: 40 }, (_, i) =>
-      call(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/wallet/send', { key: payer.key, body, idempotencyKey: `burst-${i}` }).catch(() => null),
-    );
+    const burst = Array.from({ length: 40 }, (_, i) => call(i % 2 === 0 ? a.url : b.url, 'POST', '/v1/wallet/send', { key: payer.key, body, idempotencyKey: `burst-${i}` }).catch(() => null));
     setTimeout(() => a.kill(), 20);
     await Promise.all(burst);
     // Every key retried on the survivor: each send happens exactly once, whoever answered first.

@@ -55,7 +55,7 @@ describe('agent-services serve --smtp-relay', () => {
 });
 
 describe('agent-services serve --request-timeout', () => {
-  it('sets the runtime\'s requestTimeoutMs from a duration, and refuses one that is not', () => {
+  it("sets the runtime's requestTimeoutMs from a duration, and refuses one that is not", () => {
     expect(parseServeArgs(['--request-timeout', '30s']).runtime.requestTimeoutMs).toBe(30_000);
     expect(parseServeArgs(['--request-timeout', '500ms']).runtime.requestTimeoutMs).toBe(500);
     expect(parseServeArgs([]).runtime.requestTimeoutMs).toBeUndefined();

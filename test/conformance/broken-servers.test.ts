@@ -67,9 +67,7 @@ describe('agent-services conformance against broken servers', () => {
   it('fails when a 402 is answered as a 400, naming the broken checks, with the seed, shrunk calls and replay command of the property', async () => {
     const { code, report } = await conformance(await behind(payment402As400), 'wallet');
     expect(code).toBe(1);
-    expect(failedNames(report)).toEqual(
-      expect.arrayContaining(['a send above the balance is 402 insufficient_funds and changes nothing', 'money is conserved and no balance goes negative over random call sequences']),
-    );
+    expect(failedNames(report)).toEqual(expect.arrayContaining(['a send above the balance is 402 insufficient_funds and changes nothing', 'money is conserved and no balance goes negative over random call sequences']));
     const failure = report.checks.find((check) => check.name === 'a send above the balance is 402 insufficient_funds and changes nothing')!;
     expect(failure.message).toMatch(/answered 400 with code insufficient_funds/);
     const property = report.checks.find((check) => check.name === 'money is conserved and no balance goes negative over random call sequences')!;

@@ -8,13 +8,24 @@ import { CheckFailure, registerConformance, runConformance, type CheckDefinition
 
 const CHECKS: CheckDefinition[] = [
   { area: 'wallet', name: 'passes', run: async () => {} },
-  { area: 'wallet', name: 'fails', run: async () => { throw new CheckFailure('expected 402, got 400'); } },
+  {
+    area: 'wallet',
+    name: 'fails',
+    run: async () => {
+      throw new CheckFailure('expected 402, got 400');
+    },
+  },
   { area: 'email', name: 'needs faults', needs: ['faults'], run: async () => {} },
   { area: 'email', name: 'needs raw', needs: ['raw'], run: async () => {} },
 ];
 
 /** A target with no raw HTTP and no fault language: enough for checks that touch nothing. */
-const target = { agent: () => { throw new Error('unused'); }, control: { faults: async () => null } } as unknown as ConformanceTarget;
+const target = {
+  agent: () => {
+    throw new Error('unused');
+  },
+  control: { faults: async () => null },
+} as unknown as ConformanceTarget;
 
 /** A runner that records what is registered and keeps the test bodies. */
 function recordingRunner() {
@@ -40,15 +51,7 @@ describe('registerConformance', () => {
   it('registers one describe per area and one it per check, in suite order', () => {
     const { runner, names } = recordingRunner();
     registerConformance(runner, { target: () => target, checks: CHECKS, title: 'mine' });
-    expect(names).toEqual([
-      'describe mine',
-      'describe mine > wallet',
-      'it mine > wallet > passes',
-      'it mine > wallet > fails',
-      'describe mine > email',
-      'it mine > email > needs faults',
-      'it mine > email > needs raw',
-    ]);
+    expect(names).toEqual(['describe mine', 'describe mine > wallet', 'it mine > wallet > passes', 'it mine > wallet > fails', 'describe mine > email', 'it mine > email > needs faults', 'it mine > email > needs raw']);
   });
 
   it("throws a failed check's message, and reports skips through the context or the log", async () => {

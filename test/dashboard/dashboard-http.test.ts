@@ -258,7 +258,7 @@ describe('dashboard pages', () => {
     await reader.cancel().catch(() => undefined);
   });
 
-  it('tells a stream\'s page to reload once the world was replaced by a restore', async () => {
+  it("tells a stream's page to reload once the world was replaced by a restore", async () => {
     const runtime = await world();
     const snapshot = await runtime.sim.snapshot();
     const alice = await runtime.createAgent({ name: 'alice' });

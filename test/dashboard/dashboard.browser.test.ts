@@ -75,7 +75,10 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in Chromium', () => {
       '/_dashboard/snapshot',
     ];
     const phonePaths = ['/_dashboard', '/_dashboard/agents/alice/wallet', '/_dashboard/agents/bob/mail', '/_dashboard/events'];
-    for (const [viewport, visited] of [[{ width: 1280, height: 800 }, paths], [{ width: 390, height: 844 }, phonePaths]] as const) {
+    for (const [viewport, visited] of [
+      [{ width: 1280, height: 800 }, paths],
+      [{ width: 390, height: 844 }, phonePaths],
+    ] as const) {
       const { page, errors } = await openPage(viewport);
       for (const path of visited) {
         const answer = await page.goto(`${server.url}${path}`, { waitUntil: 'load' });

@@ -93,12 +93,7 @@ describe.each(RAW_TRANSPORTS)('hostile inputs (%s)', (kind) => {
       expect(limit.error.message).toBe('limit: expected an integer from 1 to 100, got "abc"');
       const content = await expectErrorResponse(await w.raw('/v1/memory', jsonInit('POST', { content: 42 }, bearer(alice.api_key))), 400, 'invalid_request', 'content');
       expect(content.error.message).toBe('content: expected a string, got 42');
-      const to = await expectErrorResponse(
-        await w.raw('/v1/email/send', jsonInit('POST', { to: 'bob@agents.test', subject: 's', text: 't' }, bearer(alice.api_key))),
-        400,
-        'invalid_request',
-        'to',
-      );
+      const to = await expectErrorResponse(await w.raw('/v1/email/send', jsonInit('POST', { to: 'bob@agents.test', subject: 's', text: 't' }, bearer(alice.api_key))), 400, 'invalid_request', 'to');
       expect(to.error.message).toBe('to: expected an array, got "bob@agents.test"');
       const asset = await expectErrorResponse(await w.raw('/v1/wallet/send', jsonInit('POST', { to: 'bob', amount: '1', asset: 'doge' }, bearer(alice.api_key))), 400, 'invalid_request', 'asset');
       expect(asset.error.message).toMatch(/^asset: expected one of "usd", .*, got "doge"$/);

@@ -70,8 +70,7 @@ describe('the OpenAPI document, generated', () => {
   });
 
   it('documents /_sim as it is reached: open, behind the admin token, or not at all', () => {
-    const security = (access: 'open' | 'token' | 'hidden') =>
-      (openApiDocument(runtime.routes(), runtime.config, { adminAccess: access }).paths as Record<string, any>)['/_sim/clock']?.get?.security;
+    const security = (access: 'open' | 'token' | 'hidden') => (openApiDocument(runtime.routes(), runtime.config, { adminAccess: access }).paths as Record<string, any>)['/_sim/clock']?.get?.security;
     expect(security('open')).toEqual([{}]);
     expect(security('token')).toEqual([{ adminToken: [] }]);
     expect(security('hidden')).toBeUndefined();

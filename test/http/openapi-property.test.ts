@@ -45,8 +45,7 @@ describe('requests generated from /openapi.json', () => {
   afterAll(() => w.close());
 
   /** The documented codes of one status of an operation. */
-  const codesOf = (operation: Json, status: number): string[] =>
-    operation.responses[String(status)]?.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? [];
+  const codesOf = (operation: Json, status: number): string[] => operation.responses[String(status)]?.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? [];
 
   const send = (method: string, path: string, body?: unknown) =>
     w.raw(path, {

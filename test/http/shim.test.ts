@@ -408,12 +408,7 @@ describe.each(RAW_TRANSPORTS)('the HTTP shim (%s)', (kind: RawTransportKind) => 
       expect(page.has_more).toBe(false);
       expect(page.events.map((event) => event.seq)).toEqual(page.events.map((_, index) => index + 1));
       expect(page.events.length).toBeGreaterThanOrEqual(9);
-      expect(page.events.filter((event) => event.type === 'agent.created').map((event) => event.data.handle)).toEqual([
-        'alice.agents.test',
-        'bob.agents.test',
-        'carol.agents.test',
-        'dave.agents.test',
-      ]);
+      expect(page.events.filter((event) => event.type === 'agent.created').map((event) => event.data.handle)).toEqual(['alice.agents.test', 'bob.agents.test', 'carol.agents.test', 'dave.agents.test']);
       expect(page.events.at(-1)).toMatchObject({ type: 'agent.updated' });
       const times = page.events.map((event) => event.at);
       expect([...times].sort()).toEqual(times);

@@ -40,7 +40,9 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   it('lists one tool per agent and public route, named from the route id, and none of the control plane', async () => {
     const { tools } = await mcp.listTools();
     const names = tools.map((tool) => tool.name);
-    const routes = Object.values(AGENT_ROUTE_TABLES).flatMap((table) => Object.values(table)).filter((route) => route.auth !== 'admin');
+    const routes = Object.values(AGENT_ROUTE_TABLES)
+      .flatMap((table) => Object.values(table))
+      .filter((route) => route.auth !== 'admin');
     expect(names).toHaveLength(routes.length);
     expect(names).toEqual(expect.arrayContaining(['wallet_send', 'email_send', 'memory_search', 'identity_get_profile', 'identity_get_public_profile', 'wallet_list_transactions']));
     expect(names.filter((name) => name.startsWith('sim'))).toEqual([]);

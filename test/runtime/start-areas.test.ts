@@ -43,7 +43,11 @@ describe('startAreas', () => {
 
 describe('what the areas declare', () => {
   it('gives one agent route table per area that has agent routes, under its name', () => {
-    expect(Object.keys(AGENT_ROUTE_TABLES).sort()).toEqual(AREAS.filter((area) => 'routes' in area && area.routes).map((area) => area.name).sort());
+    expect(Object.keys(AGENT_ROUTE_TABLES).sort()).toEqual(
+      AREAS.filter((area) => 'routes' in area && area.routes)
+        .map((area) => area.name)
+        .sort(),
+    );
     expect(AGENT_ROUTE_TABLES).not.toHaveProperty('faults');
   });
 

@@ -66,7 +66,10 @@ describe('runScenario', () => {
   it('traces every call and event: a run line, the steps, calls with their input and answer, events, an end line', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'scenario-'));
     const result = await runScenario(ping, { seed: 1, agents: 3, duration: '30m', tracePath: path.join(dir, 't.jsonl') });
-    const lines = readFileSync(path.join(dir, 't.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(path.join(dir, 't.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(result.traceLines);
     expect(lines[0]).toMatchObject({ k: 'run', scenario: 'ping', seed: 1, agents: 3, duration: '30m', steps: 3, start: '2026-01-01T00:00:00.000Z' });
     expect(lines.filter((line) => line.k === 'step').map((line) => line.at)).toEqual(['2026-01-01T00:10:00.000Z', '2026-01-01T00:20:00.000Z', '2026-01-01T00:30:00.000Z']);

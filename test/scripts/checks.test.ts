@@ -19,9 +19,8 @@ afterAll(() => {
 const CLEAN: Record<string, string> = {
   'src/index.ts': "export { createRuntime } from './runtime/create-runtime.js';\nexport { serve } from './http/serve.js';\n",
   'src/core/ports/clock.ts': 'export interface Clock { now(): number }\n',
-  'src/core/shared/time.ts': "export const toIso = (ms: number) => new Date(ms).toISOString();\nexport const epoch = new Date(0);\n",
-  'src/core/wallet/wallet.service.ts':
-    "import { toIso } from '../shared/time.js';\n// Never call Date.now() here: time comes from the clock.\nexport const label = 'see Math.random docs';\nexport { toIso };\n",
+  'src/core/shared/time.ts': 'export const toIso = (ms: number) => new Date(ms).toISOString();\nexport const epoch = new Date(0);\n',
+  'src/core/wallet/wallet.service.ts': "import { toIso } from '../shared/time.js';\n// Never call Date.now() here: time comes from the clock.\nexport const label = 'see Math.random docs';\nexport { toIso };\n",
   'src/sim/sim-clock.ts': "import type { Clock } from '../core/ports/clock.js';\nexport class SimClock implements Clock { now() { return Date.parse('2026-01-01T00:00:00Z'); } }\n",
   'src/sim/seeded-random.ts': 'export const seeded = (seed: number) => seed * 2;\n',
   'src/providers/clock/system-clock.ts': "import type { Clock } from '../../core/ports/clock.js';\nexport class SystemClock implements Clock { now() { return Date.now(); } }\n",
@@ -91,10 +90,7 @@ describe.concurrent('determinism lint (scripts/check-determinism.mjs)', () => {
   });
 
   it('reports every problem, not only the first', async () => {
-    const result = await check(
-      DETERMINISM,
-      tree({ 'src/core/a.ts': 'export const a = Date.now();\n', 'src/core/b.ts': 'export const b = Math.random();\n' }),
-    );
+    const result = await check(DETERMINISM, tree({ 'src/core/a.ts': 'export const a = Date.now();\n', 'src/core/b.ts': 'export const b = Math.random();\n' }));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/2 problem\(s\)/);
     expect(result.stderr).toContain('src/core/a.ts:1');
@@ -102,10 +98,7 @@ describe.concurrent('determinism lint (scripts/check-determinism.mjs)', () => {
   });
 
   it('does not report new Date with an argument', async () => {
-    const result = await check(
-      DETERMINISM,
-      tree({ 'src/core/shared/dates.ts': "export const a = new Date(0);\nexport const b = new Date('2026-01-01T00:00:00Z');\nexport const c = (ms: number) => new Date(ms);\n" }),
-    );
+    const result = await check(DETERMINISM, tree({ 'src/core/shared/dates.ts': "export const a = new Date(0);\nexport const b = new Date('2026-01-01T00:00:00Z');\nexport const c = (ms: number) => new Date(ms);\n" }));
     expect(result.code).toBe(0);
   });
 

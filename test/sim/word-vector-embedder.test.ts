@@ -109,7 +109,15 @@ describe('the word-vector hybrid embedder (the fast option)', () => {
   it('refuses a weight outside 0..1 and calibration points that do not increase', () => {
     const hashing = new HashingEmbedder();
     expect(() => new HybridEmbedder(hashing, hashing, { semanticWeight: 1.5 })).toThrow(RangeError);
-    expect(() => new HybridEmbedder(hashing, hashing, { calibration: [[0.5, 0.5], [0.4, 0.9]] })).toThrow(RangeError);
+    expect(
+      () =>
+        new HybridEmbedder(hashing, hashing, {
+          calibration: [
+            [0.5, 0.5],
+            [0.4, 0.9],
+          ],
+        }),
+    ).toThrow(RangeError);
     expect(new HybridEmbedder(hashing, hashing).score(0.42)).toBe(0.42);
   });
 });

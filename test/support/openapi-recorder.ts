@@ -213,9 +213,7 @@ export function recordingSend(runtime: Runtime, send: (request: Request) => Prom
     const sent = await send(request);
     // A JSON answer is read here and handed on as a new Response of the same text: a clone's
     // second branch would hold a large answer back (undici's tee).
-    const response = sent.headers.get('content-type')?.startsWith('application/json') && sent.body
-      ? new Response(await sent.text(), { status: sent.status, statusText: sent.statusText, headers: sent.headers })
-      : sent;
+    const response = sent.headers.get('content-type')?.startsWith('application/json') && sent.body ? new Response(await sent.text(), { status: sent.status, statusText: sent.statusText, headers: sent.headers }) : sent;
     const copiedText = await copied;
     let requestBody: unknown;
     if (copiedText !== undefined) {

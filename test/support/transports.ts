@@ -140,12 +140,7 @@ export function bearer(key: string): Record<string, string> {
  * `{"error": {"code", "message", "param"?}}`, JSON, status matching the code, and (when given)
  * this param; `param: null` asserts that no param is set. Answers the body.
  */
-export async function expectErrorResponse(
-  response: Response,
-  status: number,
-  code: ErrorCode,
-  param?: string | null,
-): Promise<{ error: { code: string; message: string; param?: string } }> {
+export async function expectErrorResponse(response: Response, status: number, code: ErrorCode, param?: string | null): Promise<{ error: { code: string; message: string; param?: string } }> {
   const text = await response.text();
   expect(response.status, text).toBe(status);
   expect(response.headers.get('content-type') ?? '').toMatch(/^application\/json/);

@@ -19,10 +19,9 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 /** An XLSX of these sheets and shared strings, `xl/sharedStrings.xml` stored before or after the worksheets; `styles` adds a date format as style 1. */
 export async function buildXlsx(sheets: SheetSpec[], sharedStrings: string[], order: 'strings-first' | 'strings-last', styles = false): Promise<Uint8Array> {
   const zip = new JSZip();
-  const sheetEntries = sheets.map((sheet, i) => [
-    `xl/worksheets/sheet${i + 1}.xml`,
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="${NS}"><sheetData>${sheet.rows}</sheetData></worksheet>`,
-  ] as const);
+  const sheetEntries = sheets.map(
+    (sheet, i) => [`xl/worksheets/sheet${i + 1}.xml`, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="${NS}"><sheetData>${sheet.rows}</sheetData></worksheet>`] as const,
+  );
   const stringsEntry = [
     'xl/sharedStrings.xml',
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="${NS}" count="${sharedStrings.length}" uniqueCount="${sharedStrings.length}">${sharedStrings.map((s) => `<si><t>${s}</t></si>`).join('')}</sst>`,
@@ -68,4 +67,3 @@ export async function buildXlsx(sheets: SheetSpec[], sharedStrings: string[], or
   if (order === 'strings-last') zip.file(stringsEntry[0], stringsEntry[1]);
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
-

@@ -12,7 +12,11 @@ export const BROWSER_CHECKS: CheckDefinition[] = [
       checkEqual(session.status, 'open', 'status of a new session');
       checkEqual((session.ws_endpoint as string).slice(0, 5).startsWith('ws'), true, 'ws_endpoint is a ws:// or wss:// URL');
       const listed = await owner.client.browser.listSessions();
-      checkEqual(listed.sessions.map((item) => item.session_id), [session.session_id], 'the session list');
+      checkEqual(
+        listed.sessions.map((item) => item.session_id),
+        [session.session_id],
+        'the session list',
+      );
       await owner.client.browser.deleteSession(session.session_id);
       const ended = await owner.client.browser.getSession(session.session_id);
       checkEqual([ended.status, (ended as { terminated_reason?: string }).terminated_reason], ['terminated', 'closed'], 'status and terminated_reason after DELETE');

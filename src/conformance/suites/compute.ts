@@ -26,7 +26,10 @@ export const COMPUTE_CHECKS: CheckDefinition[] = [
           const read = await owner.client.compute.readFs({ path: `/data/${name}.bin` });
           checkEqual(read.content, base64(bytes), 'content read back (Base64)');
           const listing = await owner.client.compute.listFs({ path: '/data' });
-          check(listing.entries.some((entry) => entry.name === `${name}.bin` && entry.type === 'file' && entry.size === bytes.length), `the listing of /data lacks ${name}.bin`);
+          check(
+            listing.entries.some((entry) => entry.name === `${name}.bin` && entry.type === 'file' && entry.size === bytes.length),
+            `the listing of /data lacks ${name}.bin`,
+          );
           const names = listing.entries.map((entry) => entry.name);
           checkEqual(names, [...names].sort(), 'listing order (by name)');
         }),

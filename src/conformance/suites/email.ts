@@ -42,7 +42,11 @@ export const EMAIL_CHECKS: CheckDefinition[] = [
       checkEqual(headers['in-reply-to'], original['message-id'], 'In-Reply-To of the reply');
       check((headers['references'] ?? '').includes(original['message-id']!), `References of the reply (${headers['references']}) does not hold ${original['message-id']}`);
       const thread = await alice.client.email.list({ folder: 'inbox', thread_id: sent.thread_id });
-      checkEqual(thread.messages.map((message) => message.subject), ['Re: Quote request'], "the thread filter of the sender's inbox");
+      checkEqual(
+        thread.messages.map((message) => message.subject),
+        ['Re: Quote request'],
+        "the thread filter of the sender's inbox",
+      );
     },
   },
   {
@@ -100,7 +104,11 @@ export const EMAIL_CHECKS: CheckDefinition[] = [
           const subject = `file ${filename}`;
           await alice.client.email.send({ to: [bob.email], subject, text: 'attached', attachments: [{ filename, content: base64(bytes), content_type: 'application/octet-stream' }] });
           const full = await bob.client.email.get((await inboxMessage(bob, subject)).id);
-          checkEqual(full.attachments.map((item) => [item.filename, item.size]), [[filename, bytes.length]], 'attachment name and size');
+          checkEqual(
+            full.attachments.map((item) => [item.filename, item.size]),
+            [[filename, bytes.length]],
+            'attachment name and size',
+          );
           const download = await bob.client.email.downloadAttachment(full.attachments[0]!.attachment_id);
           checkEqual(base64(download.bytes), base64(bytes), 'downloaded bytes (Base64)');
         }),
@@ -135,7 +143,13 @@ export const EMAIL_CHECKS: CheckDefinition[] = [
       await expectError('a send without text or html', sender.client.email.send({ to: ['x@example.com'], subject: 's' } as never), 400, 'invalid_request', 'text');
       const error = await expectError('a send to a malformed address', sender.client.email.send({ to: ['not an address'], subject: 's', text: 't' }), 400, 'invalid_request');
       check(error.param?.startsWith('to'), `the malformed address's param is ${JSON.stringify(error.param)}, expected to or to.0`);
-      await expectError('an attachment that is not Base64', sender.client.email.send({ to: ['x@example.com'], subject: 's', text: 't', attachments: [{ filename: 'a', content: '***', content_type: 'text/plain' }] }), 400, 'invalid_request', 'attachments.0.content');
+      await expectError(
+        'an attachment that is not Base64',
+        sender.client.email.send({ to: ['x@example.com'], subject: 's', text: 't', attachments: [{ filename: 'a', content: '***', content_type: 'text/plain' }] }),
+        400,
+        'invalid_request',
+        'attachments.0.content',
+      );
       await expectOk('a valid send after the refused ones', sender.client.email.send({ to: ['x@example.com'], subject: 's', text: 't' }));
     },
   },

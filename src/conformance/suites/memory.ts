@@ -44,13 +44,24 @@ export const MEMORY_CHECKS: CheckDefinition[] = [
     name: 'metadata_filter applies before ranking and keys such as __proto__ are ordinary data',
     run: async ({ agent }) => {
       const owner = await agent();
-      const weak = await owner.client.memory.create({ content: 'Completely unrelated gardening advice about tomatoes', metadata: JSON.parse('{"topic":"garden","__proto__":"x","constructor":"y"}') as Record<string, string> });
+      const weak = await owner.client.memory.create({
+        content: 'Completely unrelated gardening advice about tomatoes',
+        metadata: JSON.parse('{"topic":"garden","__proto__":"x","constructor":"y"}') as Record<string, string>,
+      });
       await owner.client.memory.create({ content: 'Invoice number 7 for the blue widgets', metadata: { topic: 'billing' } });
       const { memories } = await owner.client.memory.search({ query: 'Invoice number 7 for the blue widgets', limit: 1, metadata_filter: { topic: 'garden' } });
-      checkEqual(memories.map((memory) => memory.id), [weak.memory_id], 'the filtered search (the only garden memory, though it ranks lower)');
+      checkEqual(
+        memories.map((memory) => memory.id),
+        [weak.memory_id],
+        'the filtered search (the only garden memory, though it ranks lower)',
+      );
       checkEqual(memories[0]!.metadata, JSON.parse('{"topic":"garden","__proto__":"x","constructor":"y"}'), 'metadata returned as stored');
       const special = await owner.client.memory.search({ query: 'tomatoes', metadata_filter: JSON.parse('{"__proto__":"x"}') as Record<string, string> });
-      checkEqual(special.memories.map((memory) => memory.id), [weak.memory_id], 'a filter on the key __proto__');
+      checkEqual(
+        special.memories.map((memory) => memory.id),
+        [weak.memory_id],
+        'a filter on the key __proto__',
+      );
       const none = await owner.client.memory.search({ query: 'tomatoes', metadata_filter: { topic: 'nothing-has-this' } });
       checkEqual(none.memories.length, 0, 'results of a filter nothing matches');
     },
@@ -84,7 +95,11 @@ export const MEMORY_CHECKS: CheckDefinition[] = [
           const download = await owner.client.memory.downloadFile(file.file_id);
           checkEqual(base64(download.bytes), base64(bytes), 'downloaded bytes (Base64)');
           const listing = await owner.client.memory.listFiles();
-          checkEqual(listing.files.map((item) => item.file_id), [file.file_id], "the owner's file list");
+          checkEqual(
+            listing.files.map((item) => item.file_id),
+            [file.file_id],
+            "the owner's file list",
+          );
           await expectError("another agent's file", other.client.memory.downloadFile(file.file_id), 404, 'not_found');
         }),
       ),

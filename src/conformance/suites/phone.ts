@@ -29,12 +29,15 @@ export const PHONE_CHECKS: CheckDefinition[] = [
       const sender = await context.agent();
       await checkProperty(
         context,
-        fc.asyncProperty(fc.array(fc.constantFrom(...SMS_ALPHABET), { minLength: 1, maxLength: 360 }).map((chars) => chars.join('')), async (body) => {
-          const sent = await sender.client.phone.sendSms({ to: '+15005550006', body });
-          const expected = expectedSegments(body);
-          checkEqual({ encoding: sent.encoding, num_segments: sent.num_segments }, expected, `encoding and segments of a body of ${body.length} UTF-16 units`);
-          checkEqual(sent.status, 'queued', 'status at send');
-        }),
+        fc.asyncProperty(
+          fc.array(fc.constantFrom(...SMS_ALPHABET), { minLength: 1, maxLength: 360 }).map((chars) => chars.join('')),
+          async (body) => {
+            const sent = await sender.client.phone.sendSms({ to: '+15005550006', body });
+            const expected = expectedSegments(body);
+            checkEqual({ encoding: sent.encoding, num_segments: sent.num_segments }, expected, `encoding and segments of a body of ${body.length} UTF-16 units`);
+            checkEqual(sent.status, 'queued', 'status at send');
+          },
+        ),
       );
     },
   },
@@ -66,8 +69,14 @@ export const PHONE_CHECKS: CheckDefinition[] = [
       await target.control.advanceClock(30);
       const { messages } = await receiver.client.phone.listMessages();
       const bodies = messages.map((message) => [message.from, message.body]);
-      check(bodies.some(([from, body]) => from === sender.phone_number && body === 'between agents'), `inbound messages ${JSON.stringify(bodies)} lack the SMS from ${sender.phone_number}`);
-      check(bodies.some(([from, body]) => from === '+14155550123' && body === 'from outside'), `inbound messages ${JSON.stringify(bodies)} lack the SMS from outside`);
+      check(
+        bodies.some(([from, body]) => from === sender.phone_number && body === 'between agents'),
+        `inbound messages ${JSON.stringify(bodies)} lack the SMS from ${sender.phone_number}`,
+      );
+      check(
+        bodies.some(([from, body]) => from === '+14155550123' && body === 'from outside'),
+        `inbound messages ${JSON.stringify(bodies)} lack the SMS from outside`,
+      );
       checkEqual((await sender.client.phone.listMessages()).messages.length, 0, "the sender's inbound messages");
     },
   },
@@ -94,7 +103,10 @@ export const PHONE_CHECKS: CheckDefinition[] = [
       await target.control.advanceClock(120);
       const done = await caller.client.phone.getCall(call.call_id);
       checkEqual(done.status, 'completed', 'status two minutes later');
-      check(done.transcript.some((line) => line.text.includes('Your order has shipped today')), `the transcript ${JSON.stringify(done.transcript)} lacks the script`);
+      check(
+        done.transcript.some((line) => line.text.includes('Your order has shipped today')),
+        `the transcript ${JSON.stringify(done.transcript)} lacks the script`,
+      );
       checkEqual(done.duration_seconds, 2, 'duration_seconds of five words at 150 words per minute');
     },
   },

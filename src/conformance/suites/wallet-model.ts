@@ -50,7 +50,12 @@ type Command = fc.AsyncCommand<Model, Real>;
 
 /** A send between agents of the run (book transfer: fee 0, both sides change at once). */
 class BookSend implements Command {
-  constructor(readonly from: number, readonly to: number, readonly asset: Asset, readonly amount: bigint) {}
+  constructor(
+    readonly from: number,
+    readonly to: number,
+    readonly asset: Asset,
+    readonly amount: bigint,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const affordable = model.balances[this.from]![this.asset] >= this.amount;
@@ -72,7 +77,11 @@ class BookSend implements Command {
 
 /** A send outside the service: the amount and the fee leave the balance. */
 class OutsideSend implements Command {
-  constructor(readonly from: number, readonly asset: Asset, readonly amount: bigint) {}
+  constructor(
+    readonly from: number,
+    readonly asset: Asset,
+    readonly amount: bigint,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const balance = model.balances[this.from]![this.asset];
@@ -96,7 +105,11 @@ class OutsideSend implements Command {
 
 /** Money arriving from outside through the control plane. */
 class Fund implements Command {
-  constructor(readonly agent: number, readonly asset: Asset, readonly amount: bigint) {}
+  constructor(
+    readonly agent: number,
+    readonly asset: Asset,
+    readonly amount: bigint,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     await real.control.fund({ handle: real.agents[this.agent]!.handle, asset: this.asset, amount: fromMinor(this.amount, this.asset) });
@@ -121,7 +134,10 @@ const asset = fc.constantFrom(...ASSETS);
 const agentIndex = fc.integer({ min: 0, max: LABELS.length - 1 });
 const amountOf = (of: Asset) => fc.bigInt({ min: 1n, max: RANGE[of] });
 const COMMANDS = [
-  fc.tuple(agentIndex, agentIndex, asset).filter(([from, to]) => from !== to).chain(([from, to, of]) => amountOf(of).map((amount) => new BookSend(from, to, of, amount))),
+  fc
+    .tuple(agentIndex, agentIndex, asset)
+    .filter(([from, to]) => from !== to)
+    .chain(([from, to, of]) => amountOf(of).map((amount) => new BookSend(from, to, of, amount))),
   fc.tuple(agentIndex, asset).chain(([from, of]) => amountOf(of).map((amount) => new OutsideSend(from, of, amount))),
   fc.tuple(agentIndex, asset).chain(([to, of]) => amountOf(of).map((amount) => new Fund(to, of, amount))),
   fc.constantFrom(1, 5, 30, 86_400).map((seconds) => new Advance(seconds)),

@@ -17,9 +17,16 @@ export const WEBHOOKS_CHECKS: CheckDefinition[] = [
       checkEqual(all.events, ['*'], 'the default events');
       const { webhooks } = await owner.client.webhooks.list();
       checkEqual(webhooks.map((hook) => hook.webhook_id).sort(), [created.webhook_id, all.webhook_id].sort(), 'the listed webhooks');
-      check(webhooks.every((hook) => !('secret' in hook)), 'the list shows secrets');
+      check(
+        webhooks.every((hook) => !('secret' in hook)),
+        'the list shows secrets',
+      );
       await owner.client.webhooks.delete(created.webhook_id);
-      checkEqual((await owner.client.webhooks.list()).webhooks.map((hook) => hook.webhook_id), [all.webhook_id], 'the list after DELETE');
+      checkEqual(
+        (await owner.client.webhooks.list()).webhooks.map((hook) => hook.webhook_id),
+        [all.webhook_id],
+        'the list after DELETE',
+      );
       await owner.client.webhooks.delete(all.webhook_id);
     },
   },

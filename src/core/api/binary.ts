@@ -57,7 +57,10 @@ export interface UploadInput {
 export function isUploadedFile(value: unknown): value is UploadedFile {
   const file = value as Partial<UploadedFile> | null;
   return (
-    typeof file === 'object' && file !== null && typeof file.filename === 'string' && typeof file.contentType === 'string' &&
+    typeof file === 'object' &&
+    file !== null &&
+    typeof file.filename === 'string' &&
+    typeof file.contentType === 'string' &&
     typeof (file.stream as AsyncIterable<Uint8Array> | undefined)?.[Symbol.asyncIterator] === 'function'
   );
 }

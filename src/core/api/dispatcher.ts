@@ -91,17 +91,12 @@ export class Dispatcher {
     const { definition } = route;
     try {
       // Only agent routes look the key up in the store: the others authenticate without an await.
-      const agentId =
-        definition.auth === 'agent' ? (request.actingAgentId ?? (await this.agentOf(request.bearer ?? null))) : this.authorize(definition, request.bearer ?? null);
+      const agentId = definition.auth === 'agent' ? (request.actingAgentId ?? (await this.agentOf(request.bearer ?? null))) : this.authorize(definition, request.bearer ?? null);
       const context = this.contextOf(definition, request, agentId);
       checkUnicode(request, definition);
       const params = definition.params ? parseInput(definition.params, request.params ?? {}) : undefined;
       const query = definition.query ? parseInput(definition.query, request.query ?? {}) : noQuery(request.query);
-      const body = definition.upload
-        ? uploadOf(request.body, definition.upload.field)
-        : definition.body
-          ? parseInput(definition.body, request.body === undefined ? {} : request.body)
-          : undefined;
+      const body = definition.upload ? uploadOf(request.body, definition.upload.field) : definition.body ? parseInput(definition.body, request.body === undefined ? {} : request.body) : undefined;
       const key = definition.method === 'POST' ? (request.idempotencyKey ?? null) : null;
       if (key !== null) checkIdempotencyKey(key);
       if (definition.upload) return await this.dispatchUpload(route, context, { params, query, body: body as UploadedFile }, key, request);
@@ -111,7 +106,10 @@ export class Dispatcher {
       const decision = await this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
       if (decision.kind === 'replay') return replayed(decision.outcome);
       // The key's record is written in the same durable unit as the handler's effect.
-      return await this.idempotency.within(() => this.execute(route, context, input), () => decision);
+      return await this.idempotency.within(
+        () => this.execute(route, context, input),
+        () => decision,
+      );
     } catch (error) {
       if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
       return errorResult(toApiError(error));
@@ -141,13 +139,7 @@ export class Dispatcher {
    * SHA-256, which exist only once the bytes are in, so the key is claimed when the handler calls
    * `received` (before it changes state) rather than before the handler runs.
    */
-  private async dispatchUpload(
-    route: BoundRoute,
-    context: CallContext,
-    input: { params: unknown; query: unknown; body: UploadedFile },
-    key: string | null,
-    request: DispatchRequest,
-  ): Promise<DispatchResult> {
+  private async dispatchUpload(route: BoundRoute, context: CallContext, input: { params: unknown; query: unknown; body: UploadedFile }, key: string | null, request: DispatchRequest): Promise<DispatchResult> {
     const { definition } = route;
     const file = input.body;
     let claimed: ClaimedKey | undefined;
@@ -157,9 +149,7 @@ export class Dispatcher {
       stream: file.stream,
       received: async (sha256) => {
         if (key === null || claimed) return;
-        const fingerprint = sha256Hex(
-          canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, upload: { filename: file.filename, content_type: file.contentType, sha256 } }),
-        );
+        const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, upload: { filename: file.filename, content_type: file.contentType, sha256 } }));
         const decision = await this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
         if (decision.kind === 'replay') throw new UploadReplay(decision.outcome);
         claimed = decision;

@@ -15,20 +15,16 @@ type PathArgs<D> = D extends { params: z.ZodType } ? (true extends IsUnion<keyof
 type PayloadArgs<D> = D extends { upload: object }
   ? [file: UploadInput]
   : D extends { body: z.ZodType }
-    ? {} extends Input<D, 'body'> ? [body?: Input<D, 'body'>] : [body: Input<D, 'body'>]
+    ? {} extends Input<D, 'body'>
+      ? [body?: Input<D, 'body'>]
+      : [body: Input<D, 'body'>]
     : D extends { query: z.ZodType }
       ? [query?: Partial<Input<D, 'query'>>]
       : [];
 /** Per-call options (the Idempotency-Key) on POSTs. */
 type OptionArgs<D> = D extends { method: 'POST' } ? [options?: CallOptions] : [];
 /** What the call resolves with: bytes on binary routes, nothing on 204, else the response body. */
-type Result<D> = D extends { binary: true }
-  ? Download
-  : D extends { status: 204 }
-    ? void
-    : D extends { response: infer S extends z.ZodType }
-      ? z.output<S>
-      : unknown;
+type Result<D> = D extends { binary: true } ? Download : D extends { status: 204 } ? void : D extends { response: infer S extends z.ZodType } ? z.output<S> : unknown;
 
 /** The client method derived from one route. */
 export type RouteMethod<D> = (...args: [...PathArgs<D>, ...PayloadArgs<D>, ...OptionArgs<D>]) => Promise<Result<D>>;

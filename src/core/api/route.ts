@@ -102,10 +102,7 @@ export function defineRoute<const D extends RouteDefinition<any, any, any, any>>
 }
 
 /** Attaches a handler to a route definition, type-checked against the route's schemas. */
-export function bindRoute<D extends RouteDefinition<any, any, any, any>>(
-  definition: D,
-  handle: (context: CallContext, input: HandlerInput<D>) => HandlerOutput<D> | Promise<HandlerOutput<D>>,
-): BoundRoute {
+export function bindRoute<D extends RouteDefinition<any, any, any, any>>(definition: D, handle: (context: CallContext, input: HandlerInput<D>) => HandlerOutput<D> | Promise<HandlerOutput<D>>): BoundRoute {
   return { definition, handle } as unknown as BoundRoute;
 }
 

@@ -24,8 +24,7 @@ function bound(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall, side: '
   const limit = 'minimum' in issue ? issue.minimum : issue.maximum;
   const inclusive = issue.inclusive !== false;
   const words = side === 'least' ? (inclusive ? 'at least' : 'more than') : inclusive ? 'at most' : 'less than';
-  const unit =
-    issue.origin === 'string' ? (Number(limit) === 1 ? ' character' : ' characters') : issue.origin === 'array' || issue.origin === 'set' ? (Number(limit) === 1 ? ' item' : ' items') : '';
+  const unit = issue.origin === 'string' ? (Number(limit) === 1 ? ' character' : ' characters') : issue.origin === 'array' || issue.origin === 'set' ? (Number(limit) === 1 ? ' item' : ' items') : '';
   return `${words} ${String(limit)}${unit}`;
 }
 

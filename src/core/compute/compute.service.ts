@@ -51,8 +51,7 @@ export class ComputeService {
     const changes = result.changes;
     const stored = changes ? await this.files.storeChanges(changes) : undefined;
     // duration_ms is measured time: it stays out of the log so the same seed gives the same log.
-    const completed = (tx: StoreTransaction, exitCode: number) =>
-      this.events.append(tx, { type: 'compute.run.completed', agent_id: agentId, data: { runtime: body.runtime, exit_code: exitCode } });
+    const completed = (tx: StoreTransaction, exitCode: number) => this.events.append(tx, { type: 'compute.run.completed', agent_id: agentId, data: { runtime: body.runtime, exit_code: exitCode } });
     try {
       await this.store.transaction(async (tx) => {
         if (changes && stored && !(await this.files.applyChanges(tx, agentId, changes, stored))) throw new PastQuota();

@@ -8,7 +8,12 @@ export type ClockState = z.infer<typeof ClockState>;
 /** Body of `POST /_sim/clock/advance`: exactly one of `seconds` (0 to ten years) or `to` (ISO). */
 export const AdvanceClockBody = exactlyOneOf(
   z.strictObject({
-    seconds: z.number().finite().min(0).max(10 * 365 * 86_400).optional(),
+    seconds: z
+      .number()
+      .finite()
+      .min(0)
+      .max(10 * 365 * 86_400)
+      .optional(),
     to: isoDateTime.optional(),
   }),
   ['seconds', 'to'],

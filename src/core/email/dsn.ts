@@ -47,13 +47,7 @@ function oneLine(text: string): string {
  * (Reporting-MTA, Arrival-Date, and per recipient Final-Recipient, Action, Status, Diagnostic-Code,
  * Last-Attempt-Date) and the original headers.
  */
-export function deliveryReport(input: {
-  serviceDomain: string;
-  arrivalMs: number;
-  originalHeaders: Readonly<Record<string, string>>;
-  subject: string;
-  recipients: readonly FailedRecipient[];
-}): DeliveryReport {
+export function deliveryReport(input: { serviceDomain: string; arrivalMs: number; originalHeaders: Readonly<Record<string, string>>; subject: string; recipients: readonly FailedRecipient[] }): DeliveryReport {
   const explanations = input.recipients.map((recipient) => {
     const why = recipient.reason === 'expired' ? 'delivery was given up after retrying for too long; the last answer was' : 'the receiving server refused it with';
     return `<${recipient.address}>: ${why}:\n    ${oneLine(recipient.diagnostic) || 'no answer'}`;
@@ -79,8 +73,9 @@ export function deliveryReport(input: {
     ].join('\r\n'),
   );
   const status = [perMessage.join('\r\n'), ...perRecipient].join('\r\n\r\n') + '\r\n';
-  const originalHeaders = Object.entries(input.originalHeaders)
-    .map(([name, value]) => `${name}: ${oneLine(value)}`)
-    .join('\r\n') + '\r\n';
+  const originalHeaders =
+    Object.entries(input.originalHeaders)
+      .map(([name, value]) => `${name}: ${oneLine(value)}`)
+      .join('\r\n') + '\r\n';
   return { subject: 'Undelivered Mail Returned to Sender', text, status, originalHeaders };
 }

@@ -94,8 +94,7 @@ export interface RecipientState {
 }
 
 /** An outbound message and what the transport did with it. */
-export interface OutboundRecord
-  extends Pick<StoredMessage, 'thread_id' | 'owner' | 'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'text' | 'html' | 'headers' | 'attachments'> {
+export interface OutboundRecord extends Pick<StoredMessage, 'thread_id' | 'owner' | 'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'text' | 'html' | 'headers' | 'attachments'> {
   message_id: string;
   /** The envelope: every recipient outside the service (to, cc and bcc). */
   recipients: string[];

@@ -127,9 +127,7 @@ export class EmailService {
 
   private async dispatch(sender: AgentRecord, draft: Draft): Promise<SentEmail> {
     const { agents, external } = await this.route(draft);
-    const attachments = await this.mailboxes.storeAttachments(
-      draft.attachments.map((input) => ({ filename: input.filename, content_type: input.content_type, content: Buffer.from(input.content, 'base64') })),
-    );
+    const attachments = await this.mailboxes.storeAttachments(draft.attachments.map((input) => ({ filename: input.filename, content_type: input.content_type, content: Buffer.from(input.content, 'base64') })));
     const messageId = this.random.id('message');
     const threadId = draft.threadId ?? this.random.id('thread');
     const nowMs = this.clock.now();

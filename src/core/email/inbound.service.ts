@@ -101,7 +101,10 @@ export class InboundMailService implements MailInbound {
   }
 
   deliverRaw(raw: Uint8Array, recipients?: readonly string[]): Promise<InboundAccepted> {
-    return this.parseAndDeliver(raw, recipients?.map((address, index) => [address, `to.${index}`] as const));
+    return this.parseAndDeliver(
+      raw,
+      recipients?.map((address, index) => [address, `to.${index}`] as const),
+    );
   }
 
   private async parseAndDeliver(raw: Uint8Array, envelope: ReadonlyArray<readonly [string, string]> | undefined): Promise<InboundAccepted> {
@@ -111,10 +114,7 @@ export class InboundMailService implements MailInbound {
     } catch {
       throw new ApiError('invalid_request', 'raw: not an RFC 5322 message that can be parsed', 'raw');
     }
-    const agents =
-      envelope === undefined
-        ? await this.agentsAmong([...parsed.to, ...parsed.cc, ...parsed.bcc].map((address) => [address, 'raw'] as const))
-        : await this.agentsAmong(envelope, true);
+    const agents = envelope === undefined ? await this.agentsAmong([...parsed.to, ...parsed.cc, ...parsed.bcc].map((address) => [address, 'raw'] as const)) : await this.agentsAmong(envelope, true);
     return this.deliver(
       {
         from: parsed.from ?? '',

@@ -171,7 +171,9 @@ export class OutboundDelivery {
     const attempts = record.attempts ?? 0;
     // The send's own first attempt claims only an untried message; a job only the attempt it was scheduled for.
     if (jobId === null ? attempts > 0 : record.job_id !== jobId) return null;
-    const pending = recipientStates(record).filter((state) => state.state === 'queued' || state.state === 'deferred').map((state) => state.address);
+    const pending = recipientStates(record)
+      .filter((state) => state.state === 'queued' || state.state === 'deferred')
+      .map((state) => state.address);
     if (pending.length === 0) return null;
     const nowMs = this.clock.now();
     if (record.job_id && record.job_id !== jobId) await this.scheduler.cancel(tx, record.job_id);

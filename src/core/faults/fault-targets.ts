@@ -1,16 +1,5 @@
 /** The port operations a fault can target (DECISIONS.md, Faults). */
-export const FAULT_TARGETS = [
-  'chain.submit',
-  'bank.submit',
-  'mail.send',
-  'carrier.sms',
-  'carrier.call',
-  'webhook.deliver',
-  'embedder.embed',
-  'sandbox.run',
-  'browser.navigate',
-  'persistence.write',
-] as const;
+export const FAULT_TARGETS = ['chain.submit', 'bank.submit', 'mail.send', 'carrier.sms', 'carrier.call', 'webhook.deliver', 'embedder.embed', 'sandbox.run', 'browser.navigate', 'persistence.write'] as const;
 /** A port operation a fault can target. */
 export type FaultTarget = (typeof FAULT_TARGETS)[number];
 
@@ -45,6 +34,10 @@ export const TARGET_RULES: Readonly<Record<FaultTarget, TargetRules>> = {
   'webhook.deliver': { effects: ALL, defaultErrorCode: '500', errorCode: HTTP_ERROR },
   'embedder.embed': { effects: ['fail', 'delay'], defaultErrorCode: null, errorCode: null },
   'sandbox.run': { effects: ALL, defaultErrorCode: '137', errorCode: { pattern: /^(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-5])$/, expected: 'an exit code from 1 to 255, as a string' } },
-  'browser.navigate': { effects: ['fail', 'delay'], defaultErrorCode: 'net::ERR_CONNECTION_REFUSED', errorCode: { pattern: /^net::ERR_[A-Z_]{1,60}$/, expected: 'a Chromium network error such as "net::ERR_NAME_NOT_RESOLVED"' } },
+  'browser.navigate': {
+    effects: ['fail', 'delay'],
+    defaultErrorCode: 'net::ERR_CONNECTION_REFUSED',
+    errorCode: { pattern: /^net::ERR_[A-Z_]{1,60}$/, expected: 'a Chromium network error such as "net::ERR_NAME_NOT_RESOLVED"' },
+  },
   'persistence.write': { effects: ['fail'], defaultErrorCode: null, errorCode: null },
 };

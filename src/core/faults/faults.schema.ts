@@ -35,9 +35,7 @@ export const AddFaultBody = z
       .max(Number.MAX_SAFE_INTEGER)
       .optional()
       .describe('the fault ends after this many hits (default: never)'),
-    match: dictionary(z.string().min(1).max(100), MatchValue, 20)
-      .optional()
-      .describe('fields the operation must have, e.g. {"to": "+15005550100"}; a list field matches when it contains the value'),
+    match: dictionary(z.string().min(1).max(100), MatchValue, 20).optional().describe('fields the operation must have, e.g. {"to": "+15005550100"}; a list field matches when it contains the value'),
     delay_seconds: z
       .number({ error: (issue) => `expected a number of seconds above 0, got ${gotOf(issue.input)}` })
       .finite()
@@ -45,7 +43,10 @@ export const AddFaultBody = z
       .max(MAX_DELAY_SECONDS, `expected at most ${MAX_DELAY_SECONDS} seconds`)
       .optional()
       .describe('service time a delay adds (effect delay only)'),
-    error_code: z.string({ error: (issue) => `expected a string, got ${gotOf(issue.input)}` }).optional().describe('how a fail fails, in the form of its target'),
+    error_code: z
+      .string({ error: (issue) => `expected a string, got ${gotOf(issue.input)}` })
+      .optional()
+      .describe('how a fail fails, in the form of its target'),
   })
   .meta({ allOf: ruleSchemas() })
   .superRefine((body, context) => {

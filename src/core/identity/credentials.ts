@@ -11,13 +11,7 @@ export function issuerKeyId(serviceDomain: string): string {
 }
 
 /** The identity credential issued at agent creation: the agent holds this handle and id. */
-export function identityCredential(args: {
-  credentialId: string;
-  serviceDomain: string;
-  agentId: string;
-  handle: string;
-  validFrom: string;
-}): VerifiableCredential {
+export function identityCredential(args: { credentialId: string; serviceDomain: string; agentId: string; handle: string; validFrom: string }): VerifiableCredential {
   return {
     '@context': ['https://www.w3.org/ns/credentials/v2'],
     id: `urn:agent-services:credential:${args.credentialId}`,

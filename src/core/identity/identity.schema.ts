@@ -90,9 +90,7 @@ export type CredentialList = z.infer<typeof CredentialList>;
 export const DidDocument = z.object({
   '@context': z.array(z.string()),
   id: z.string(),
-  verificationMethod: z.array(
-    z.object({ id: z.string(), type: z.string(), controller: z.string(), publicKeyJwk: z.record(z.string(), z.string()) }),
-  ),
+  verificationMethod: z.array(z.object({ id: z.string(), type: z.string(), controller: z.string(), publicKeyJwk: z.record(z.string(), z.string()) })),
   assertionMethod: z.array(z.string()),
   authentication: z.array(z.string()),
 });

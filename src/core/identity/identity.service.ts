@@ -9,17 +9,7 @@ import { sha256Hex } from '../shared/json.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { toIso } from '../shared/time.js';
 import { identityCredential, issuerDid, issuerKeyId } from './credentials.js';
-import {
-  RESERVED_NAMES,
-  type CreateAgentBody,
-  type CreatedAgent,
-  type Credential,
-  type CredentialList,
-  type DidDocument,
-  type Profile,
-  type PublicProfile,
-  type UpdateProfileBody,
-} from './identity.schema.js';
+import { RESERVED_NAMES, type CreateAgentBody, type CreatedAgent, type Credential, type CredentialList, type DidDocument, type Profile, type PublicProfile, type UpdateProfileBody } from './identity.schema.js';
 import { computeReputation, type ActivityCounters } from './reputation.js';
 
 const AGENTS = 'agents';
@@ -53,11 +43,7 @@ export interface AgentRecord {
  * A hook that throws an ApiError aborts the creation with nothing changed. What a hook returns is
  * merged into the creation answer (the phone area answers `{phone_number}`).
  */
-export type AgentCreatedHook = (
-  tx: StoreTransaction,
-  agent: AgentRecord,
-  request: Readonly<Record<string, unknown>>,
-) => Promise<Readonly<Record<string, string>> | void>;
+export type AgentCreatedHook = (tx: StoreTransaction, agent: AgentRecord, request: Readonly<Record<string, unknown>>) => Promise<Readonly<Record<string, string>> | void>;
 
 /**
  * Agents and their identity: creation with an API key shown once, authentication, the profile,
@@ -217,10 +203,7 @@ export class IdentityService {
   }
 
   private async toProfile(agent: AgentRecord): Promise<Profile> {
-    const [counters, credentialCount] = await Promise.all([
-      this.store.view.get<ActivityCounters>(ACTIVITY, agent.agent_id),
-      this.store.view.count(CREDENTIALS, agent.agent_id),
-    ]);
+    const [counters, credentialCount] = await Promise.all([this.store.view.get<ActivityCounters>(ACTIVITY, agent.agent_id), this.store.view.count(CREDENTIALS, agent.agent_id)]);
     const reputation = computeReputation({
       counters: counters ?? {},
       hasIdentityCredential: credentialCount > 0,

@@ -43,10 +43,7 @@ function bitLength(count: number): number {
 export function computeReputation(input: ReputationInput): number {
   const { counters, profile } = input;
   const identity = input.hasIdentityCredential ? 20 : 0;
-  const profileScore =
-    (profile.display_name && profile.display_name !== profile.default_display_name ? 5 : 0) +
-    (profile.bio ? 5 : 0) +
-    (profile.avatar_url ? 5 : 0);
+  const profileScore = (profile.display_name && profile.display_name !== profile.default_display_name ? 5 : 0) + (profile.bio ? 5 : 0) + (profile.avatar_url ? 5 : 0);
   const age = Math.min(20, Math.floor(Math.max(0, input.nowMs - input.createdMs) / (3 * DAY_MS)));
   const payments = Math.min(25, 5 * bitLength(counters.payments_confirmed ?? 0));
   const messaging = Math.min(20, 4 * bitLength(counters.messages_sent ?? 0));

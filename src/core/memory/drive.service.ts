@@ -97,10 +97,7 @@ export class DriveService {
   /** The agent's files, newest first. @throws ApiError 400 invalid_request (bad cursor) */
   async list(agentId: string, query: z.output<typeof ListFilesQuery>): Promise<FileList> {
     const before = query.cursor === undefined ? undefined : decodeCursor(FILES, query.cursor);
-    const [page, total] = await Promise.all([
-      this.store.view.page<FileRecord>(FILES, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) }),
-      this.store.view.count(FILES, agentId),
-    ]);
+    const [page, total] = await Promise.all([this.store.view.page<FileRecord>(FILES, { partition: agentId, limit: query.limit, ...(before === undefined ? {} : { before }) }), this.store.view.count(FILES, agentId)]);
     const last = page.items[page.items.length - 1];
     return {
       files: page.items.map((item) => this.toFile(item.record)),

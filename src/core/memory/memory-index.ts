@@ -192,7 +192,10 @@ export class MemoryIndexes {
     const model = this.embedder.model;
     for (let start = 0; start < stale.length; start += REEMBED_BATCH) {
       const batch = stale.slice(start, start + REEMBED_BATCH);
-      const vectors = await embedNormalized(this.embedder, batch.map((record) => record.content));
+      const vectors = await embedNormalized(
+        this.embedder,
+        batch.map((record) => record.content),
+      );
       await this.store.transaction(async (tx) => {
         for (const [i, record] of batch.entries()) {
           const current = await tx.get<MemoryRecord>(MEMORIES, record.memory_id);

@@ -57,7 +57,7 @@ export const FileObject = z.object({
   file_id: z.string(),
   name: z.string(),
   size: z.number().int(),
-  url: z.string().describe('{files_url}/files/{file_id}; only with the owning agent\'s key'),
+  url: z.string().describe("{files_url}/files/{file_id}; only with the owning agent's key"),
   indexed: z.boolean(),
   created_at: timestamp,
 });

@@ -67,7 +67,13 @@ export class MemoryService {
       const record = records[i];
       // A deletion committed a moment ago may not have reached the index yet.
       if (!record || record.agent_id !== agentId) continue;
-      memories.push({ id: record.memory_id, content: record.content, score: scoreOf(this.embedder.score ? this.embedder.score(hit.similarity) : hit.similarity), metadata: { ...record.metadata }, created_at: record.created_at });
+      memories.push({
+        id: record.memory_id,
+        content: record.content,
+        score: scoreOf(this.embedder.score ? this.embedder.score(hit.similarity) : hit.similarity),
+        metadata: { ...record.metadata },
+        created_at: record.created_at,
+      });
     }
     return { memories };
   }

@@ -193,8 +193,7 @@ export class CallService {
       const lines = run.said.map(({ offset, text }) => ({ at: toIso(nowMs + offset * 1000), at_ms: nowMs + offset * 1000, text }));
       await tx.update<StoredCall>(CALLS, record.call_id, { ...record, transcript: [...record.transcript, ...lines], redirects: step.redirects });
       const at = nowMs + run.end.offset * 1000;
-      const end = (status: 'completed' | 'failed', reason: string | null) =>
-        this.schedule(tx, at, { step: 'end', call_id: record.call_id, status, failure_reason: reason });
+      const end = (status: 'completed' | 'failed', reason: string | null) => this.schedule(tx, at, { step: 'end', call_id: record.call_id, status, failure_reason: reason });
       switch (run.end.kind) {
         case 'end':
         case 'hangup':

@@ -25,7 +25,11 @@ export class PhoneLines {
   async assign(tx: StoreTransaction, agentId: string, country: string = DEFAULT_PHONE_COUNTRY): Promise<PhoneLine> {
     let number: string;
     try {
-      number = await drawPhoneNumber(country, digitSource((n) => this.random.bytes(n)), async (candidate) => (await tx.get(NUMBERS, candidate)) !== undefined);
+      number = await drawPhoneNumber(
+        country,
+        digitSource((n) => this.random.bytes(n)),
+        async (candidate) => (await tx.get(NUMBERS, candidate)) !== undefined,
+      );
     } catch {
       throw new ApiError('invalid_request', `phone_country: no number could be drawn for ${country}`, 'phone_country');
     }

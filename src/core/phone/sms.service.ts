@@ -13,18 +13,7 @@ import { parseIso, toIso } from '../shared/time.js';
 import { parseE164 } from './numbers.js';
 import { PhoneLines } from './phone-lines.js';
 import { holdEarlyReport, takeEarlyReports } from './early-reports.js';
-import {
-  CARRIER_REFS,
-  INBOUND,
-  SMS,
-  SMS_STEP_JOB,
-  inboundKey,
-  inboundView,
-  smsView,
-  type CarrierRef,
-  type StoredInbound,
-  type StoredSms,
-} from './phone.records.js';
+import { CARRIER_REFS, INBOUND, SMS, SMS_STEP_JOB, inboundKey, inboundView, smsView, type CarrierRef, type StoredInbound, type StoredSms } from './phone.records.js';
 import type { InboundList, InboundQuery, InboundSmsAccepted, PhoneListQuery, SendSmsBody, SimInboundSmsBody, SmsList, SmsMessage, SmsStatus } from './phone.schema.js';
 import { smsSegments } from './segments.js';
 

@@ -31,10 +31,7 @@ export interface RailSubmission {
 }
 
 /** What became of a transfer. */
-export type RailSettlement =
-  | { status: 'pending'; check_at_ms: number }
-  | { status: 'confirmed' }
-  | { status: 'failed'; reason: string };
+export type RailSettlement = { status: 'pending'; check_at_ms: number } | { status: 'confirmed' } | { status: 'failed'; reason: string };
 
 /**
  * The outside world of money: blockchains (ethereum, base, solana) and bank rails (IBAN, ABA).

@@ -60,11 +60,7 @@ export interface TelephonyReports {
   /** A status of an SMS the carrier took (`sent`, `delivered`, `failed` with its error code). */
   smsStatus(carrierId: string, status: 'sent' | 'delivered' | 'failed', errorCode: string | null): Promise<void>;
   /** A status of a call the carrier took; `duration_seconds` on the end, `failure_reason` when failed. */
-  callStatus(
-    carrierId: string,
-    status: 'ringing' | 'in-progress' | 'completed' | 'failed',
-    details: { duration_seconds?: number; failure_reason?: string },
-  ): Promise<void>;
+  callStatus(carrierId: string, status: 'ringing' | 'in-progress' | 'completed' | 'failed', details: { duration_seconds?: number; failure_reason?: string }): Promise<void>;
   /**
    * An SMS from outside to one of the service's numbers; `carrier_id` (Twilio's MessageSid) makes a
    * retried callback land once.

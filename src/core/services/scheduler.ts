@@ -108,7 +108,10 @@ export class Scheduler {
 
   private arm(job: Job): void {
     this.timers.get(job.id)?.cancel();
-    this.timers.set(job.id, this.clock.setTimer(job.at_ms, () => this.run(job.id)));
+    this.timers.set(
+      job.id,
+      this.clock.setTimer(job.at_ms, () => this.run(job.id)),
+    );
   }
 
   private disarm(jobId: string): void {

@@ -21,10 +21,7 @@ export function maxChars(max: number): z.ZodString {
  */
 export function intParam(min: number, max: number) {
   const error = `expected an integer from ${min} to ${max}`;
-  return z.preprocess(
-    (value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value),
-    z.number({ error }).int({ error }).min(min, { error }).max(max, { error }),
-  );
+  return z.preprocess((value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value), z.number({ error }).int({ error }).min(min, { error }).max(max, { error }));
 }
 
 /** A host name, an IPv4 address or a bracketed IPv6 literal, and an optional port from 0 to 65535. */
@@ -46,14 +43,17 @@ function urlWith(schemes: string[], message: string): z.ZodString {
   return z
     .string()
     .max(2048)
-    .refine((text) => {
-      if (!grammar.test(text)) return false;
-      try {
-        return schemes.includes(new URL(text).protocol.slice(0, -1));
-      } catch {
-        return false;
-      }
-    }, { message })
+    .refine(
+      (text) => {
+        if (!grammar.test(text)) return false;
+        try {
+          return schemes.includes(new URL(text).protocol.slice(0, -1));
+        } catch {
+          return false;
+        }
+      },
+      { message },
+    )
     .meta({ pattern, format: 'uri' }) as unknown as z.ZodString;
 }
 
@@ -78,11 +78,14 @@ export const isoDateTime = z
 /** A calendar date `YYYY-MM-DD` that exists. */
 export const calendarDate = z
   .string()
-  .refine((text) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-    const ms = Date.parse(`${text}T00:00:00.000Z`);
-    return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(text);
-  }, { message: 'must be a date YYYY-MM-DD that exists' })
+  .refine(
+    (text) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+      const ms = Date.parse(`${text}T00:00:00.000Z`);
+      return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(text);
+    },
+    { message: 'must be a date YYYY-MM-DD that exists' },
+  )
   .meta({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }) as unknown as z.ZodString;
 
 /** Whether a body field counts as given: present and not null. */
@@ -169,7 +172,15 @@ export function dictionary<V extends z.ZodType>(keySchema: z.ZodType<string>, va
         const valueCheck = valueSchema.safeParse(value);
         if (!valueCheck.success) {
           const issue = valueCheck.error.issues[0]!;
-          context.addIssue({ code: 'custom', path: [key], message: issue.code === 'invalid_type' || issue.code === 'invalid_union' ? `expected ${z.toJSONSchema(valueSchema, { io: 'input' }).type === 'string' ? 'a string' : 'a string, number or boolean'}, got ${shown(value)}` : issue.message, input: value });
+          context.addIssue({
+            code: 'custom',
+            path: [key],
+            message:
+              issue.code === 'invalid_type' || issue.code === 'invalid_union'
+                ? `expected ${z.toJSONSchema(valueSchema, { io: 'input' }).type === 'string' ? 'a string' : 'a string, number or boolean'}, got ${shown(value)}`
+                : issue.message,
+            input: value,
+          });
           return z.NEVER;
         }
       }

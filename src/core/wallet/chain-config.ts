@@ -2,10 +2,7 @@ import { isEvmAddress, isSolanaAddress } from './addresses.js';
 import { NETWORKS, type Network } from './assets.js';
 
 /** How one network runs: the simulated chain, a real chain inside the process, or a JSON-RPC endpoint. */
-export type ChainSetting =
-  | { mode: 'sim'; confirmations: number }
-  | { mode: 'local'; confirmations: number; usdc: string | null }
-  | { mode: 'rpc'; url: string; confirmations: number; usdc: string | null };
+export type ChainSetting = { mode: 'sim'; confirmations: number } | { mode: 'local'; confirmations: number; usdc: string | null } | { mode: 'rpc'; url: string; confirmations: number; usdc: string | null };
 
 /** Chain options of `createRuntime({ wallet: { chains, usdc, confirmations } })`, as the CLI flags give them. */
 export interface ChainOptions {

@@ -155,7 +155,10 @@ export class DepositService {
     const held =
       this.config.chains[network].mode === 'sim' || !this.chains
         ? owed
-        : await this.chains.holdings(network, (await this.custody.allIndexes()).map((index) => this.custody.addressesOf(index)[family]));
+        : await this.chains.holdings(
+            network,
+            (await this.custody.allIndexes()).map((index) => this.custody.addressesOf(index)[family]),
+          );
     const assets = NETWORK_ASSETS[network] as readonly ChainAsset[];
     return {
       network,
@@ -186,8 +189,16 @@ export class DepositService {
     };
     await this.ledger.record(tx, record);
     const stored: DepositRecord = {
-      key, network, agent_id: agentId, transaction_id: transactionId, reference: deposit.reference,
-      block: deposit.block, block_hash: deposit.block_hash, asset: deposit.asset, amount: String(deposit.amount), status: 'pending',
+      key,
+      network,
+      agent_id: agentId,
+      transaction_id: transactionId,
+      reference: deposit.reference,
+      block: deposit.block,
+      block_hash: deposit.block_hash,
+      asset: deposit.asset,
+      amount: String(deposit.amount),
+      status: 'pending',
     };
     await tx.insert(DEPOSITS, key, stored);
     await tx.insert(PENDING, key, stored);

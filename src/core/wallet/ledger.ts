@@ -129,8 +129,7 @@ export class Ledger {
   async addTotals(tx: StoreTransaction, asset: Asset, delta: TotalsDelta): Promise<void> {
     const current = await tx.get<TotalsRecord>(TOTALS, TOTALS_ID);
     const base: TotalsRecord = current ?? { funded_in: zeroBalances(), fees_collected: zeroBalances(), sent_out: zeroBalances() };
-    const add = (field: keyof TotalsRecord, by: bigint | undefined) =>
-      by === undefined || by === 0n ? base[field] : { ...base[field], [asset]: formatAmount(storedMinor(base[field][asset]) + by, asset) };
+    const add = (field: keyof TotalsRecord, by: bigint | undefined) => (by === undefined || by === 0n ? base[field] : { ...base[field], [asset]: formatAmount(storedMinor(base[field][asset]) + by, asset) });
     const next: TotalsRecord = { funded_in: add('funded_in', delta.funded_in), fees_collected: add('fees_collected', delta.fees_collected), sent_out: add('sent_out', delta.sent_out) };
     if (current) await tx.update(TOTALS, TOTALS_ID, next);
     else await tx.insert(TOTALS, TOTALS_ID, next);
@@ -191,7 +190,10 @@ export class Ledger {
    * size, never the length of the history, and no record is written twice.
    * @throws ApiError 400 invalid_request (a cursor of another list)
    */
-  async page(agentId: string, query: { limit: number; cursor?: string | undefined; asset?: Asset | undefined; direction?: 'in' | 'out' | undefined }): Promise<{
+  async page(
+    agentId: string,
+    query: { limit: number; cursor?: string | undefined; asset?: Asset | undefined; direction?: 'in' | 'out' | undefined },
+  ): Promise<{
     records: StoredTransaction[];
     next_cursor: string | null;
   }> {
@@ -229,9 +231,7 @@ export class Ledger {
    * transaction, so they come from the same committed state and conservation holds between them.
    */
   async totals(): Promise<WalletLedger> {
-    const [totals, wallets] = await this.store.transaction(
-      async (tx) => [await tx.get<TotalsRecord>(TOTALS, TOTALS_ID), await tx.all<WalletRecord>(WALLETS)] as const,
-    );
+    const [totals, wallets] = await this.store.transaction(async (tx) => [await tx.get<TotalsRecord>(TOTALS, TOTALS_ID), await tx.all<WalletRecord>(WALLETS)] as const);
     const held = Object.fromEntries(ASSETS.map((asset) => [asset, 0n])) as Record<Asset, bigint>;
     for (const wallet of wallets) for (const asset of ASSETS) held[asset] += storedMinor(wallet.balances[asset]);
     const entry = (asset: Asset) => ({

@@ -100,7 +100,6 @@ export type TransactionList = z.infer<typeof TransactionList>;
 export const TransactionParams = z.strictObject({ transaction_id: z.string().min(1).max(100) });
 export type TransactionParams = z.infer<typeof TransactionParams>;
 
-
 /** Currencies invoices are issued in. */
 export const InvoiceCurrency = z.enum(['usd', 'eur', 'usdc']);
 export type InvoiceCurrency = z.infer<typeof InvoiceCurrency>;

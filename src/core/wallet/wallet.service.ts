@@ -15,17 +15,7 @@ import { isExternal, parseRecipient, recipientKey, type ExternalRecipient, type 
 import { WalletConfig } from './wallet-config.js';
 import { addOwed } from './chain-flows.js';
 import type { ChainAsset } from '../ports/chain-networks.js';
-import type {
-  FundWalletBody,
-  OpeningBalances,
-  SendPaymentBody,
-  SendPaymentResult,
-  TransactionList,
-  TransactionsQuery,
-  WalletBalance,
-  WalletLedger,
-  WalletTransaction,
-} from './wallet.schema.js';
+import type { FundWalletBody, OpeningBalances, SendPaymentBody, SendPaymentResult, TransactionList, TransactionsQuery, WalletBalance, WalletLedger, WalletTransaction } from './wallet.schema.js';
 
 /** Job type of the settlement check of an outbound transfer. */
 export const SETTLE_JOB = 'wallet.settle';
@@ -244,13 +234,7 @@ export class WalletService {
    * payments): the balance, the service's funded-in total and a confirmed `in` record. The caller
    * has locked the agent's wallet in `tx` (`tx.lock(WALLETS, [agent.agent_id])`).
    */
-  async credit(
-    tx: StoreTransaction,
-    agent: AgentRecord,
-    asset: Asset,
-    amount: bigint,
-    what: { id: string; from: string; kind: StoredTransaction['kind']; memo: string },
-  ): Promise<StoredTransaction> {
+  async credit(tx: StoreTransaction, agent: AgentRecord, asset: Asset, amount: bigint, what: { id: string; from: string; kind: StoredTransaction['kind']; memo: string }): Promise<StoredTransaction> {
     await this.ledger.adjust(tx, agent.agent_id, asset, amount);
     await this.ledger.addTotals(tx, asset, { funded_in: amount });
     const record: StoredTransaction = {

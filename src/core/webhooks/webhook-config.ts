@@ -66,12 +66,7 @@ export function runtimeWebhookId(url: string): string {
  * @throws RangeError on a url that is not http(s), an empty secret, an unknown event type, a url
  *   listed twice, or a timeout or concurrency that is not a positive integer
  */
-export function webhookConfig(
-  endpoints: readonly RuntimeWebhookOption[] = [],
-  options: WebhookOptions = {},
-  mode: 'simulated' | 'live' = 'simulated',
-  retentionMs: number | null = null,
-): WebhookConfig {
+export function webhookConfig(endpoints: readonly RuntimeWebhookOption[] = [], options: WebhookOptions = {}, mode: 'simulated' | 'live' = 'simulated', retentionMs: number | null = null): WebhookConfig {
   const seen = new Set<string>();
   const resolved = endpoints.map((endpoint, index): RuntimeEndpoint => {
     let protocol = '';

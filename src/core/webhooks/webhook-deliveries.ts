@@ -200,10 +200,7 @@ export class WebhookDeliveries {
       await tx.update<StoredDelivery>(DELIVERIES, deliveryId, { ...delivery, status: 'failed', next_attempt_at: null, job_id: null });
       return false;
     }
-    const successorAt =
-      attempt < MAX_ATTEMPTS
-        ? delivery.first_attempt_ms + RETRY_OFFSETS_SECONDS[attempt - 1]! * 1000
-        : this.clock.now() + this.config.timeoutMs + RETRY_OFFSETS_SECONDS[0] * 1000;
+    const successorAt = attempt < MAX_ATTEMPTS ? delivery.first_attempt_ms + RETRY_OFFSETS_SECONDS[attempt - 1]! * 1000 : this.clock.now() + this.config.timeoutMs + RETRY_OFFSETS_SECONDS[0] * 1000;
     const jobId = await this.scheduler.schedule(tx, successorAt, DELIVERY_JOB, { delivery_id: deliveryId, attempt: attempt + 1 });
     await tx.update<StoredDelivery>(DELIVERIES, deliveryId, {
       ...delivery,
@@ -219,10 +216,7 @@ export class WebhookDeliveries {
     if (generation !== this.generation) return;
     const delivery = await this.store.view.get<StoredDelivery>(DELIVERIES, deliveryId);
     if (!delivery || delivery.status !== 'pending') return;
-    const [endpoint, event] = await Promise.all([
-      this.webhooks.endpoint(this.store.view, delivery.webhook_id),
-      this.store.view.get<StoredWebhookEvent>(WEBHOOK_EVENTS, delivery.event_id),
-    ]);
+    const [endpoint, event] = await Promise.all([this.webhooks.endpoint(this.store.view, delivery.webhook_id), this.store.view.get<StoredWebhookEvent>(WEBHOOK_EVENTS, delivery.event_id)]);
     if (!endpoint || !event) return;
     const status = await this.post(endpoint, event.body, attempt, delivery);
     if (generation !== this.generation) return;
@@ -293,9 +287,7 @@ export class WebhookDeliveries {
     if (!delivered && delivery.attempts !== attempt) return;
     const done = delivered || attempt >= MAX_ATTEMPTS;
     if (done && delivery.job_id) await this.scheduler.cancel(tx, delivery.job_id);
-    const next: StoredDelivery = done
-      ? { ...delivery, status: delivered ? 'delivered' : 'failed', last_response_status: status, next_attempt_at: null, job_id: null }
-      : { ...delivery, last_response_status: status };
+    const next: StoredDelivery = done ? { ...delivery, status: delivered ? 'delivered' : 'failed', last_response_status: status, next_attempt_at: null, job_id: null } : { ...delivery, last_response_status: status };
     await tx.update<StoredDelivery>(DELIVERIES, deliveryId, next);
   }
 }

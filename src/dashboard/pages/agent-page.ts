@@ -34,7 +34,7 @@ export function agentFrame(context: PageContext, subject: AgentSubject, current:
   return context.page(
     `${name} · ${title}`,
     'agents',
-    html`<div class="agent-head" data-stream="${href("/events/stream", { agent: name })}">
+    html`<div class="agent-head" data-stream="${href('/events/stream', { agent: name })}">
 <h1>${subject.agent.display_name} <span class="muted handle">${subject.agent.handle}</span></h1>
 <nav class="tabs" aria-label="agent sections">${tabs}</nav>
 </div>

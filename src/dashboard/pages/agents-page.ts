@@ -15,11 +15,7 @@ export async function agentsPage(context: PageContext): Promise<Html> {
   const rows = await Promise.all(
     shown.map(async (agent) => {
       const client = await runtime.actAs(agent.agent_id);
-      const [profile, phone, balance] = await Promise.all([
-        client.identity.getProfile(),
-        client.phone.getNumber().catch(() => null),
-        client.wallet.getBalance(),
-      ]);
+      const [profile, phone, balance] = await Promise.all([client.identity.getProfile(), client.phone.getNumber().catch(() => null), client.wallet.getBalance()]);
       const held = [...Object.entries(balance.fiat), ...Object.entries(balance.crypto)].filter(([, amount]) => Number(amount) !== 0).map(([asset, amount]) => `${amount} ${asset}`);
       return { agent, profile, phone: phone?.phone_number ?? null, balances: held.join(', ') };
     }),

@@ -47,9 +47,7 @@ export function computeSections(context: PageContext, { agent, client }: AgentSu
               label: 'Name',
               value: (row) => row.name,
               render: (row) =>
-                row.type === 'directory'
-                  ? html`<a href="${href(base, { path: row.path })}">${row.name}/</a>`
-                  : html`<a href="${href(`${base}/file`, { path: row.path })}" download="${row.name}">${row.name}</a>`,
+                row.type === 'directory' ? html`<a href="${href(base, { path: row.path })}">${row.name}/</a>` : html`<a href="${href(`${base}/file`, { path: row.path })}" download="${row.name}">${row.name}</a>`,
             },
             { label: 'Type', value: (row) => row.type },
             { label: 'Size', value: (row) => (row.type === 'file' ? `${row.size} bytes` : null) },

@@ -52,7 +52,9 @@ ${
       )}</ul>`
     : ''
 }
-<details><summary>Headers</summary><pre class="json">${Object.entries(message.headers).map(([key, value]) => `${key}: ${value}`).join('\n')}</pre></details>
+<details><summary>Headers</summary><pre class="json">${Object.entries(message.headers)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join('\n')}</pre></details>
 </article>`;
 }
 
@@ -66,10 +68,7 @@ export function mailSections(context: PageContext, { agent, client }: AgentSubje
       areas: ['email'],
       title: 'Thread',
       async render() {
-        const [inbox, sent] = await Promise.all([
-          client.email.list({ folder: 'inbox', thread_id: threadId, limit: LIMIT }),
-          client.email.list({ folder: 'sent', thread_id: threadId, limit: LIMIT }),
-        ]);
+        const [inbox, sent] = await Promise.all([client.email.list({ folder: 'inbox', thread_id: threadId, limit: LIMIT }), client.email.list({ folder: 'sent', thread_id: threadId, limit: LIMIT })]);
         const summaries = [...inbox.messages, ...sent.messages].sort((a, b) => (a.received_at < b.received_at ? -1 : 1));
         // Read without the API's side effect: the dashboard must not mark the agent's mail read.
         const messages: EmailMessage[] = [];
@@ -95,11 +94,17 @@ export function mailSections(context: PageContext, { agent, client }: AgentSubje
           {
             label: 'Subject',
             value: (row) => row.latest.subject,
-            render: (row) => html`<a href="${href(`/agents/${encodeURIComponent(agent.name)}/mail`, { thread: row.thread_id })}">${row.latest.subject || '(no subject)'}</a><div class="muted small">${row.latest.snippet}</div>`,
+            render: (row) =>
+              html`<a href="${href(`/agents/${encodeURIComponent(agent.name)}/mail`, { thread: row.thread_id })}">${row.latest.subject || '(no subject)'}</a><div class="muted small">${row.latest.snippet}</div>`,
           },
           { label: 'Latest from', value: (row) => row.latest.from },
           { label: 'To', value: (row) => row.latest.to.join(', ') },
-          { label: 'Messages', value: (row) => row.count, render: (row) => html`${cell(row.count)}${row.unread > 0 ? html` <span class="status status-unread">${row.unread} unread</span>` : ''}${row.attachments ? html` <span class="muted small">+ attachments</span>` : ''}` },
+          {
+            label: 'Messages',
+            value: (row) => row.count,
+            render: (row) =>
+              html`${cell(row.count)}${row.unread > 0 ? html` <span class="status status-unread">${row.unread} unread</span>` : ''}${row.attachments ? html` <span class="muted small">+ attachments</span>` : ''}`,
+          },
           { label: 'Last', value: (row) => row.latest.received_at },
         ],
         { empty: 'No mail yet.', id: 'threads-table' },

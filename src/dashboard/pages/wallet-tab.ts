@@ -11,7 +11,10 @@ function timeline(transaction: WalletTransaction, events: ServiceEvent[]): Html 
   const steps = events
     .filter((event) => event.data.transaction_id === transaction.id)
     .reverse()
-    .map((event) => html`<li>${status(String(event.data.status ?? ''))} <time datetime="${event.at}">${event.at.replace('T', ' ').slice(0, 19)}</time>${event.data.reason ? html` <span class="muted">(${String(event.data.reason)})</span>` : ''}</li>`);
+    .map(
+      (event) =>
+        html`<li>${status(String(event.data.status ?? ''))} <time datetime="${event.at}">${event.at.replace('T', ' ').slice(0, 19)}</time>${event.data.reason ? html` <span class="muted">(${String(event.data.reason)})</span>` : ''}</li>`,
+    );
   return steps.length > 0 ? html`<ol class="timeline">${steps}</ol>` : status(transaction.status);
 }
 
@@ -35,11 +38,7 @@ export function walletSections(context: PageContext, { agent, client }: AgentSub
       async render() {
         const { transactions } = await client.wallet.listTransactions({ limit: LIMIT });
         const ids = new Set(transactions.map((transaction) => transaction.id));
-        const events = await recentEvents(
-          context.runtime,
-          (event) => event.agent_id === agent.agent_id && event.type.startsWith('wallet.transaction.') && ids.has(String(event.data.transaction_id)),
-          LIMIT * 4,
-        );
+        const events = await recentEvents(context.runtime, (event) => event.agent_id === agent.agent_id && event.type.startsWith('wallet.transaction.') && ids.has(String(event.data.transaction_id)), LIMIT * 4);
         return table(
           transactions,
           [

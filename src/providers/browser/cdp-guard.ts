@@ -20,7 +20,14 @@ export function guardClientMessage(message: string): Guarded {
   }
   const { method, params } = parsed;
   if (method === 'Browser.setDownloadBehavior' || method === 'Page.setDownloadBehavior') {
-    const denied = { ...parsed, params: { behavior: 'deny', ...(params?.browserContextId === undefined ? {} : { browserContextId: params.browserContextId }), ...(params?.eventsEnabled === undefined ? {} : { eventsEnabled: params.eventsEnabled }) } };
+    const denied = {
+      ...parsed,
+      params: {
+        behavior: 'deny',
+        ...(params?.browserContextId === undefined ? {} : { browserContextId: params.browserContextId }),
+        ...(params?.eventsEnabled === undefined ? {} : { eventsEnabled: params.eventsEnabled }),
+      },
+    };
     return { forward: JSON.stringify(denied) };
   }
   const url = params?.url;

@@ -162,4 +162,3 @@ export function killGroup(child: ChildProcess): void {
     // already gone
   }
 }
-

@@ -9,7 +9,13 @@ import { pngSize } from './png-size.js';
 /** Every Chromium still running, killed if the service process exits without closing them. */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
-  for (const child of running) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+  for (const child of running)
+    if (child.pid !== undefined)
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
 });
 
 /**
@@ -139,7 +145,12 @@ export class ChromiumInstance implements BrowserInstance {
     this.controller.close();
     // Held again until it is gone, so awaiting the close keeps the process alive meanwhile.
     this.child.ref();
-    if (this.child.pid !== undefined) try { process.kill(-this.child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    if (this.child.pid !== undefined)
+      try {
+        process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     await this.exited;
     await rm(this.profile, { recursive: true, force: true, maxRetries: 3 });
   }

@@ -92,7 +92,15 @@ export class SimulatedBrowser implements Browser {
     const modules = realpathSync(path.resolve(path.dirname(happyDom), '..', '..'));
     const init: HostInit = { happyDom: pathToFileURL(realpathSync(happyDom)).href };
     const child = fork(entry, [], {
-      execArgv: ['--disallow-code-generation-from-strings', '--frozen-intrinsics', permissionFlag(), `--allow-fs-read=${modules}${path.sep}`, `--allow-fs-read=${path.dirname(entry)}${path.sep}`, '--no-warnings', '--max-old-space-size=256'],
+      execArgv: [
+        '--disallow-code-generation-from-strings',
+        '--frozen-intrinsics',
+        permissionFlag(),
+        `--allow-fs-read=${modules}${path.sep}`,
+        `--allow-fs-read=${path.dirname(entry)}${path.sep}`,
+        '--no-warnings',
+        '--max-old-space-size=256',
+      ],
       env: { SIM_BROWSER_INIT: JSON.stringify(init) },
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'json',

@@ -47,17 +47,24 @@ export class RealChains implements ChainNetworks {
   private started: Promise<void> | undefined;
 
   /** @throws Error for solana in `local` or RPC mode (not built yet) */
-  constructor(settings: Readonly<Record<Network, ChainSetting>>, private readonly keys: HdCustodyKeys, nowMs: number) {
+  constructor(
+    settings: Readonly<Record<Network, ChainSetting>>,
+    private readonly keys: HdCustodyKeys,
+    nowMs: number,
+  ) {
     for (const network of ['ethereum', 'base'] as const) {
       const setting = settings[network];
       if (setting.mode === 'sim') continue;
-      this.evm.set(network, new EvmNetwork({
+      this.evm.set(
         network,
-        connection: setting.mode === 'local' ? { kind: 'local', nowMs, blockMs: LOCAL_BLOCK_MS[network] } : { kind: 'rpc', url: setting.url },
-        usdc: setting.usdc as Hex | null,
-        confirmations: setting.confirmations,
-        hot: keys.evmAccount(0),
-      }));
+        new EvmNetwork({
+          network,
+          connection: setting.mode === 'local' ? { kind: 'local', nowMs, blockMs: LOCAL_BLOCK_MS[network] } : { kind: 'rpc', url: setting.url },
+          usdc: setting.usdc as Hex | null,
+          confirmations: setting.confirmations,
+          hot: keys.evmAccount(0),
+        }),
+      );
     }
     const solana = settings.solana;
     if (solana.mode === 'rpc') {
@@ -99,9 +106,7 @@ export class RealChains implements ChainNetworks {
     await services.custody.indexAll();
     await this.rails?.resume();
     await this.solana?.rails?.resume();
-    this.watchers = [...this.evm.values()].map(
-      (network) => new EvmWatcher(network, services.store, services.clock, services.custody, services.deposits, new EvmSweeper(network, services.store, this.keys)),
-    );
+    this.watchers = [...this.evm.values()].map((network) => new EvmWatcher(network, services.store, services.clock, services.custody, services.deposits, new EvmSweeper(network, services.store, this.keys)));
     if (this.solana) this.watchers.push(new SolanaWatcher(this.solana.ledger, services.store, services.clock, services.custody, services.deposits, this.solana.confirmations));
     for (const watcher of this.watchers) await watcher.init();
     if (this.stopped) return;

@@ -20,9 +20,7 @@ export class Ed25519IssuerKeys implements IssuerKeys {
   /** A key derived from the simulation seed. */
   static fromSeed(seed: number | string): Ed25519IssuerKeys {
     const bytes = createHash('sha256').update(`agent-services/issuer-key/${seed}`).digest();
-    return new Ed25519IssuerKeys(
-      createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, bytes]), format: 'der', type: 'pkcs8' }),
-    );
+    return new Ed25519IssuerKeys(createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, bytes]), format: 'der', type: 'pkcs8' }));
   }
 
   /**
@@ -44,8 +42,6 @@ export class Ed25519IssuerKeys implements IssuerKeys {
 
   async signJws(payload: object, header: { typ: string; kid: string }): Promise<string> {
     const { CompactSign } = await import('jose');
-    return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-      .setProtectedHeader({ alg: 'EdDSA', ...header })
-      .sign(this.privateKey);
+    return new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'EdDSA', ...header }).sign(this.privateKey);
   }
 }

@@ -27,7 +27,11 @@ function bodyType(lines: HeaderLine[]): string | undefined {
     const text = unfoldedValue(line);
     if (seen.has(key) || !MIME_VALUES[key]?.test(text)) return undefined;
     seen.add(key);
-    if (key === 'content-type') type = text.slice(0, text.indexOf(';') < 0 ? text.length : text.indexOf(';')).trim().toLowerCase();
+    if (key === 'content-type')
+      type = text
+        .slice(0, text.indexOf(';') < 0 ? text.length : text.indexOf(';'))
+        .trim()
+        .toLowerCase();
   }
   return type;
 }

@@ -36,14 +36,9 @@ function deliveryFailure(error: unknown): string {
 function inboundPolicy(inbound: MailInbound, serviceDomain: string, credentials: SmtpEdgeOptions['auth']): ReceiverPolicy {
   return {
     ...(credentials ? { authenticate: (user: string, pass: string) => sameSecret(user, credentials.user) && sameSecret(pass, credentials.pass) } : {}),
-    mailFrom: (address, user) =>
-      address !== '' && user === null && inDomain(address, serviceDomain) ? `550 5.7.1 <${address}>: sending as an address of ${serviceDomain} needs an authenticated session` : null,
+    mailFrom: (address, user) => (address !== '' && user === null && inDomain(address, serviceDomain) ? `550 5.7.1 <${address}>: sending as an address of ${serviceDomain} needs an authenticated session` : null),
     rcptTo: async (address) => ((await inbound.hasMailbox(address)) ? null : `550 5.1.1 <${address}>: no such mailbox here`),
-    message: (bytes, envelope) =>
-      inbound.deliverRaw(bytes, envelope.recipients).then(
-        (accepted) => `250 2.0.0 OK: queued as ${accepted.message_id}`,
-        deliveryFailure,
-      ),
+    message: (bytes, envelope) => inbound.deliverRaw(bytes, envelope.recipients).then((accepted) => `250 2.0.0 OK: queued as ${accepted.message_id}`, deliveryFailure),
   };
 }
 

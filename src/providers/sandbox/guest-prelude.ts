@@ -148,9 +148,26 @@ define('__sandbox', Object.freeze({ modules: Object.freeze({ fs, promises, path 
 
 /** The source of each importable module, re-exporting the prelude's objects. */
 export const GUEST_MODULES: Readonly<Record<string, string>> = (() => {
-  const named = (object: string, names: string[]) =>
-    `const m = globalThis.__sandbox.modules.${object};\nexport default m;\n` + names.map((n) => `export const ${n} = m.${n};`).join('\n');
-  const fsNames = ['readFileSync', 'writeFileSync', 'appendFileSync', 'existsSync', 'statSync', 'lstatSync', 'readdirSync', 'mkdirSync', 'rmSync', 'rmdirSync', 'unlinkSync', 'renameSync', 'copyFileSync', 'realpathSync', 'accessSync', 'constants', 'promises'];
+  const named = (object: string, names: string[]) => `const m = globalThis.__sandbox.modules.${object};\nexport default m;\n` + names.map((n) => `export const ${n} = m.${n};`).join('\n');
+  const fsNames = [
+    'readFileSync',
+    'writeFileSync',
+    'appendFileSync',
+    'existsSync',
+    'statSync',
+    'lstatSync',
+    'readdirSync',
+    'mkdirSync',
+    'rmSync',
+    'rmdirSync',
+    'unlinkSync',
+    'renameSync',
+    'copyFileSync',
+    'realpathSync',
+    'accessSync',
+    'constants',
+    'promises',
+  ];
   const promiseNames = ['readFile', 'writeFile', 'appendFile', 'stat', 'lstat', 'readdir', 'mkdir', 'rm', 'rmdir', 'unlink', 'rename', 'copyFile', 'realpath', 'access'];
   const pathNames = ['sep', 'delimiter', 'normalize', 'join', 'resolve', 'isAbsolute', 'dirname', 'basename', 'extname', 'relative', 'parse', 'format', 'posix'];
   const fs = named('fs', fsNames);

@@ -21,7 +21,10 @@ export class OutputSink {
     }
     // Cut at a character boundary that fits.
     const room = this.limitBytes - this.bytes;
-    const kept = Buffer.from(text, 'utf8').subarray(0, room).toString('utf8').replace(/\uFFFD$/, '');
+    const kept = Buffer.from(text, 'utf8')
+      .subarray(0, room)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     this.parts.push(kept);
     this.bytes += Buffer.byteLength(kept, 'utf8');
     this.truncated = true;

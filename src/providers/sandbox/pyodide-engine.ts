@@ -35,7 +35,6 @@ for _name in [n for n in list(sys.modules) if n.split('.')[0] in _Blocked._names
 del _Blocked, _name, _attr, _pyodide_core
 `;
 
-
 type LoadPyodide = typeof import('pyodide').loadPyodide;
 
 interface Prepared {

@@ -7,8 +7,9 @@ import { FsError, VirtualTree } from './virtual-tree.js';
 
 /** QuickJS's own stack budget: deep recursion ends as a RangeError long before the worker's stack. */
 const MAX_STACK_BYTES = 512 * 1024;
-const ALLOWED = Object.keys(GUEST_MODULES).filter((name) => name.startsWith('node:') || name === 'fs').join(', ');
-
+const ALLOWED = Object.keys(GUEST_MODULES)
+  .filter((name) => name.startsWith('node:') || name === 'fs')
+  .join(', ');
 
 /** Runs after which a worker's WebAssembly instance is replaced (bounds heap fragmentation). */
 const RUNS_PER_INSTANCE = 200;
@@ -64,7 +65,17 @@ export class QuickJsEngine implements Engine {
     const handles: QuickJSHandle[] = [];
     const keep = <T extends QuickJSHandle>(handle: T): T => (handles.push(handle), handle);
     try {
-      return { exitCode: this.execute(vm, runtime, run, source, keep, () => exitCode, (code) => (exitCode ??= code)) };
+      return {
+        exitCode: this.execute(
+          vm,
+          runtime,
+          run,
+          source,
+          keep,
+          () => exitCode,
+          (code) => (exitCode ??= code),
+        ),
+      };
     } finally {
       try {
         for (const handle of handles) if (handle.alive) handle.dispose();
@@ -83,15 +94,7 @@ export class QuickJsEngine implements Engine {
     this.prepare();
   }
 
-  private execute(
-    vm: QuickJSContext,
-    runtime: QuickJSRuntime,
-    run: EngineRun,
-    source: string,
-    keep: <T extends QuickJSHandle>(handle: T) => T,
-    exited: () => number | undefined,
-    exit: (code: number) => void,
-  ): number {
+  private execute(vm: QuickJSContext, runtime: QuickJSRuntime, run: EngineRun, source: string, keep: <T extends QuickJSHandle>(handle: T) => T, exited: () => number | undefined, exit: (code: number) => void): number {
     this.bridge(vm, run, exit);
     const prelude = vm.evalCode(guestPrelude(run.nowMs, guestRngSource(run.seed)), 'prelude.js');
     if (prelude.error) throw new Error(`sandbox prelude failed: ${JSON.stringify(vm.dump(keep(prelude.error)))}`);

@@ -21,7 +21,11 @@ const send = (message: FromWorker) => port.postMessage(message);
 for (const sample of [function () {}, async function () {}, function* () {}, async function* () {}]) {
   const prototype = Object.getPrototypeOf(sample) as object;
   const name = (prototype.constructor as { name: string }).name;
-  const refuse = { [name]: function () { throw new EvalError('code generation from strings is disabled in the sandbox'); } }[name]!;
+  const refuse = {
+    [name]: function () {
+      throw new EvalError('code generation from strings is disabled in the sandbox');
+    },
+  }[name]!;
   Object.defineProperty(prototype, 'constructor', { value: refuse, writable: false, configurable: false });
 }
 // Emscripten's emscripten_run_script* (reachable from Python through ctypes) hands a string to a

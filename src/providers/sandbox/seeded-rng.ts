@@ -19,7 +19,10 @@ export function seedWords(seed: Uint8Array): [number, number, number, number] {
 export function seededRng(seed: Uint8Array): SeededRng {
   let [a, b, c, d] = seedWords(seed);
   const next = (): number => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);

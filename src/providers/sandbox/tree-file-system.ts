@@ -6,8 +6,7 @@ type ReadFileOptions = Exclude<Parameters<IFileSystem['readFile']>[1], string | 
 type WriteFileOptions = Exclude<Parameters<IFileSystem['writeFile']>[2], string | undefined>;
 type DirentEntry = Awaited<ReturnType<NonNullable<IFileSystem['readdirWithFileTypes']>>>[number];
 
-const encodingOf = (options?: ReadFileOptions | WriteFileOptions | BufferEncoding): Encoding =>
-  typeof options === 'string' ? options : (options?.encoding as Encoding);
+const encodingOf = (options?: ReadFileOptions | WriteFileOptions | BufferEncoding): Encoding => (typeof options === 'string' ? options : (options?.encoding as Encoding));
 
 /** Bytes of written content: strings in the given encoding (UTF-8 by default). */
 function toBytes(content: FileContent, encoding: Encoding): Uint8Array {

@@ -16,8 +16,4 @@ export type ToWorker =
   | { type: 'prepare'; runtime: SandboxRuntime };
 
 /** Worker → host: output as it comes, the start of the code, the end, or a memory-limit breach. */
-export type FromWorker =
-  | { type: 'out'; stream: 'stdout' | 'stderr'; text: string }
-  | { type: 'started' }
-  | { type: 'oom' }
-  | { type: 'done'; exitCode: number; changes: SandboxChanges | null; note?: string };
+export type FromWorker = { type: 'out'; stream: 'stdout' | 'stderr'; text: string } | { type: 'started' } | { type: 'oom' } | { type: 'done'; exitCode: number; changes: SandboxChanges | null; note?: string };

@@ -1,16 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
-import type {
-  PageQuery,
-  PageResult,
-  Positioned,
-  RuntimeState,
-  RuntimeStateHost,
-  Store,
-  StoreSnapshot,
-  StoreTransaction,
-  StoreView,
-} from '../../core/ports/store.js';
+import type { PageQuery, PageResult, Positioned, RuntimeState, RuntimeStateHost, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
 import { runOutside } from './run-outside.js';
 import { TransactionTurns } from './transaction-turns.js';
 import { UnitAdmission } from './unit-admission.js';
@@ -231,7 +221,7 @@ export class SqliteStore implements Store {
     }
     const { group, result, wrote } = await this.turns.run(async () => {
       this.assertOpen();
-      if (unit?.group && unit.group !== this.group) throw new Error('the durable unit\'s commit failed; it takes no more transactions');
+      if (unit?.group && unit.group !== this.group) throw new Error("the durable unit's commit failed; it takes no more transactions");
       const group = this.group ?? this.open();
       if (unit && !unit.group) this.join(unit, group);
       return { group, ...(await this.apply(group, fn)) };

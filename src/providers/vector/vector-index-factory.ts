@@ -10,10 +10,7 @@ export const DEFAULT_HNSW_THRESHOLD = 10_000;
  * `auto` (exact while an agent has fewer than `hnswThreshold` memories, a graph from there on:
  * exact search is faster and perfect for small sets, a graph wins for large ones).
  */
-export function vectorIndexFactory(
-  choice: 'auto' | 'exact' | 'hnsw' = 'auto',
-  options: { hnswThreshold?: number; hnsw?: HnswOptions } = {},
-): VectorIndexFactory {
+export function vectorIndexFactory(choice: 'auto' | 'exact' | 'hnsw' = 'auto', options: { hnswThreshold?: number; hnsw?: HnswOptions } = {}): VectorIndexFactory {
   if (choice === 'exact') return new ExactVectorIndexFactory();
   if (choice === 'hnsw') return new HnswVectorIndexFactory({ ...options.hnsw, minGraphSize: 0 });
   return new HnswVectorIndexFactory({ ...options.hnsw, minGraphSize: Math.max(1, options.hnswThreshold ?? DEFAULT_HNSW_THRESHOLD) });

@@ -21,12 +21,7 @@ export interface AreaContext {
  * default providers, then, once every area is bound, wires its hooks and job handlers and answers
  * exactly the routes it declared. Adding an area is its folder, its module, and one entry in `AREAS`.
  */
-export interface AreaModule<
-  Name extends string = string,
-  Routes extends RouteTable = RouteTable,
-  SimRoutes extends RouteTable = RouteTable,
-  CreationFields extends z.ZodRawShape = z.ZodRawShape,
-> {
+export interface AreaModule<Name extends string = string, Routes extends RouteTable = RouteTable, SimRoutes extends RouteTable = RouteTable, CreationFields extends z.ZodRawShape = z.ZodRawShape> {
   /** The area's name, which is also its `AgentClient` namespace (`client.wallet`). */
   name: Name;
   /** Its agent-facing routes (`/v1`), keyed by the route id's action (none for a control-plane-only area such as faults). */

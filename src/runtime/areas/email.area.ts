@@ -56,9 +56,7 @@ export const emailArea = defineArea({
         listen: async () => {
           let running = listeners.get(container);
           if (!running) {
-            running = import('../../providers/mail/smtp-listener.js').then(({ startSmtpListener }) =>
-              startSmtpListener(container.get(InboundMailService), container.get(ServiceConfig).serviceDomain, smtp),
-            );
+            running = import('../../providers/mail/smtp-listener.js').then(({ startSmtpListener }) => startSmtpListener(container.get(InboundMailService), container.get(ServiceConfig).serviceDomain, smtp));
             listeners.set(container, running);
           }
           const { host, port } = await running;

@@ -26,9 +26,7 @@ export const memoryArea = defineArea({
     const memory = options.memory ?? {};
     container.bind(MemoryConfig).toConstantValue(memoryConfig(memory));
     container.bind(Embedder).toConstantValue(options.providers?.embedder ?? builtInEmbedder(memory));
-    container
-      .bind(VectorIndexFactory)
-      .toConstantValue(options.providers?.vectorIndex ?? vectorIndexFactory(memory.index, memory.hnswThreshold === undefined ? {} : { hnswThreshold: memory.hnswThreshold }));
+    container.bind(VectorIndexFactory).toConstantValue(options.providers?.vectorIndex ?? vectorIndexFactory(memory.index, memory.hnswThreshold === undefined ? {} : { hnswThreshold: memory.hnswThreshold }));
     container.bind(Tokenizer).toConstantValue(new TiktokenTokenizer());
     container.bind(DocumentExtractor).toConstantValue(options.providers?.documentExtractor ?? new LibraryDocumentExtractor());
     container.bind(MemoryIndexes).toSelf();

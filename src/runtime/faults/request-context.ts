@@ -36,9 +36,7 @@ export function withRequestContext(routes: BoundRoute[], faultsSet: () => Promis
     return {
       ...route,
       handle: async (context, input) =>
-        (await faultsSet())
-          ? requests.run({ route: route.definition.id, agent_id: context.agentId ?? null, persistenceDecided: false }, () => handle(context, input))
-          : handle(context, input),
+        (await faultsSet()) ? requests.run({ route: route.definition.id, agent_id: context.agentId ?? null, persistenceDecided: false }, () => handle(context, input)) : handle(context, input),
     };
   });
 }

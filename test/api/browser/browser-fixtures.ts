@@ -53,7 +53,12 @@ export function pngDimensions(base64: string): { width: number; height: number }
 export function upgradeStatus(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const target = new URL(url.replace(/^ws/, 'http'));
-    const request = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+    const request = http.request({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname + target.search,
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    });
     request.on('upgrade', (response, socket) => {
       socket.destroy();
       resolve(response.statusCode ?? 0);

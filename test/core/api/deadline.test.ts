@@ -47,7 +47,16 @@ describe('the deadline of a call', () => {
 
   it('aborts at the deadline while garbage collections run (AbortSignal.timeout inside AbortSignal.any is lost to them)', async () => {
     const calls = Array.from({ length: 20 }, () => dispatcherWith(20, []).dispatch({ routeId: 'test.slow' }));
-    const outcomes = await whileCollecting(() => Promise.all(calls.map((call) => orIfLate(call.then((result) => result.status), 'still waiting'))));
+    const outcomes = await whileCollecting(() =>
+      Promise.all(
+        calls.map((call) =>
+          orIfLate(
+            call.then((result) => result.status),
+            'still waiting',
+          ),
+        ),
+      ),
+    );
     expect(outcomes).toEqual(Array.from({ length: 20 }, () => 500));
   });
 

@@ -16,8 +16,15 @@ const table = {
   list: defineRoute({ id: 'toy.list', method: 'GET', path: '/v1/toys', auth: 'agent', tag: 'toy', status: 200, summary: 's', query: z.object({ limit: z.number().optional() }) }),
   get: defineRoute({ id: 'toy.get', method: 'GET', path: '/v1/toys/{toy_id}', auth: 'agent', tag: 'toy', status: 200, summary: 's', params: z.object({ toy_id: z.string() }) }),
   move: defineRoute({
-    id: 'toy.move', method: 'POST', path: '/v1/boxes/{box_id}/toys/{toy_id}', auth: 'agent', tag: 'toy', status: 200, summary: 's',
-    params: z.object({ box_id: z.string(), toy_id: z.string() }), body: z.object({ to: z.string() }),
+    id: 'toy.move',
+    method: 'POST',
+    path: '/v1/boxes/{box_id}/toys/{toy_id}',
+    auth: 'agent',
+    tag: 'toy',
+    status: 200,
+    summary: 's',
+    params: z.object({ box_id: z.string(), toy_id: z.string() }),
+    body: z.object({ to: z.string() }),
   }),
 };
 

@@ -65,9 +65,7 @@ describe('rfc5322Date', () => {
   });
 
   it('round-trips through Date.parse to the second', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => Date.parse(rfc5322Date(ms)) === Math.floor(ms / 1000) * 1000),
-    );
+    fc.assert(fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => Date.parse(rfc5322Date(ms)) === Math.floor(ms / 1000) * 1000));
   });
 });
 
@@ -92,8 +90,16 @@ describe('snippetOf', () => {
     fc.assert(
       fc.property(fc.array(unit, { minLength: 100, maxLength: 900 }), (units) => {
         const text = units.join('');
-        const collapsed = text.slice(0, SNIPPET_LENGTH * 8).replace(/\s+/g, ' ').trim();
-        const expected = collapsed.length <= SNIPPET_LENGTH ? collapsed : Array.from(collapsed.slice(0, SNIPPET_LENGTH * 2)).slice(0, SNIPPET_LENGTH).join('');
+        const collapsed = text
+          .slice(0, SNIPPET_LENGTH * 8)
+          .replace(/\s+/g, ' ')
+          .trim();
+        const expected =
+          collapsed.length <= SNIPPET_LENGTH
+            ? collapsed
+            : Array.from(collapsed.slice(0, SNIPPET_LENGTH * 2))
+                .slice(0, SNIPPET_LENGTH)
+                .join('');
         expect(snippetOf(text, null)).toBe(expected);
       }),
       { numRuns: 1000 },
@@ -105,21 +111,30 @@ describe('headers map', () => {
   it('writes well-known names in canonical case and joins repeated headers by a line break', () => {
     expect(canonicalHeaderName('message-id')).toBe('Message-ID');
     expect(canonicalHeaderName('X-Custom')).toBe('X-Custom');
-    expect(headersMap([['MESSAGE-ID', '<a@x>'], ['Received', 'one'], ['received', 'two\r\n  folded']])).toEqual({
+    expect(
+      headersMap([
+        ['MESSAGE-ID', '<a@x>'],
+        ['Received', 'one'],
+        ['received', 'two\r\n  folded'],
+      ]),
+    ).toEqual({
       'Message-ID': '<a@x>',
       Received: 'one\ntwo folded',
     });
   });
 
   it('never keeps a Bcc header', () => {
-    expect(headersMap([['Bcc', 'eve@example.com'], ['BCC', 'x@y.z'], ['To', 'bob@example.com']])).toEqual({ To: 'bob@example.com' });
+    expect(
+      headersMap([
+        ['Bcc', 'eve@example.com'],
+        ['BCC', 'x@y.z'],
+        ['To', 'bob@example.com'],
+      ]),
+    ).toEqual({ To: 'bob@example.com' });
   });
 
   it('lets the composed fields win over extra headers of the same name', () => {
-    const headers = composedHeaders(
-      { messageId: '<m@x>', date: 'd', from: 'a@x', to: ['b@x'], cc: [], subject: 's' },
-      { from: 'forged@x', 'X-Trace': '1', 'In-Reply-To': '<p@x>' },
-    );
+    const headers = composedHeaders({ messageId: '<m@x>', date: 'd', from: 'a@x', to: ['b@x'], cc: [], subject: 's' }, { from: 'forged@x', 'X-Trace': '1', 'In-Reply-To': '<p@x>' });
     expect(headers).toMatchObject({ From: 'a@x', 'X-Trace': '1', 'In-Reply-To': '<p@x>', 'Message-ID': '<m@x>' });
     expect(Object.keys(headers).filter((name) => name.toLowerCase() === 'from')).toEqual(['From']);
     expect(headers).not.toHaveProperty('Cc');

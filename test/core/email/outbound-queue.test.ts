@@ -80,7 +80,10 @@ describe('the outbound queue', () => {
   }
 
   it('retries a relay that answers 451 after five minutes of service time, then records the 250 once', async () => {
-    const relay = await scriptedRelay([{ code: 451, message: '4.3.0 greylisted, come back later' }, { code: 250, message: 'ok' }]);
+    const relay = await scriptedRelay([
+      { code: 451, message: '4.3.0 greylisted, come back later' },
+      { code: 250, message: 'ok' },
+    ]);
     open.push(relay);
     const transport = new SmtpMailTransport({ host: '127.0.0.1', port: relay.port, pool: false });
     const { runtime, alice } = await world(transport);
@@ -88,9 +91,7 @@ describe('the outbound queue', () => {
 
     let [record] = (await runtime.simClient().emailOutbox()).messages;
     expect(record).toMatchObject({ status: 'queued', attempts: 1, next_attempt_at: '2026-01-01T00:05:00.000Z' });
-    expect(record!.recipient_states).toEqual([
-      { address: 'ext@example.com', state: 'deferred', attempts: 1, last_attempt_at: sent.sent_at, reply_code: 451, diagnostic: expect.stringContaining('greylisted') },
-    ]);
+    expect(record!.recipient_states).toEqual([{ address: 'ext@example.com', state: 'deferred', attempts: 1, last_attempt_at: sent.sent_at, reply_code: 451, diagnostic: expect.stringContaining('greylisted') }]);
     await runtime.sim.advance({ seconds: 299 });
     expect(relay.tries).toBe(1);
 
@@ -145,9 +146,7 @@ describe('the outbound queue', () => {
     expect(headers).toContain('Subject: Quarterly report');
 
     const failed = (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.delivery_failed');
-    expect(failed.map((event) => event.data)).toEqual([
-      expect.objectContaining({ message_id: sent.message_id, thread_id: sent.thread_id, recipients: ['gone@example.com'], bounce_message_id: bounce.id }),
-    ]);
+    expect(failed.map((event) => event.data)).toEqual([expect.objectContaining({ message_id: sent.message_id, thread_id: sent.thread_id, recipients: ['gone@example.com'], bounce_message_id: bounce.id })]);
     for (let i = 0; i < 200 && !posted.some((request) => String(request.body).includes('email.delivery_failed')); i++) await new Promise((resolve) => setTimeout(resolve, 5));
     const hook = posted.find((request) => String(request.body).includes('"email.delivery_failed"'));
     expect(JSON.parse(String(hook!.body))).toMatchObject({ type: 'email.delivery_failed', data: { message_id: sent.message_id, recipients: ['gone@example.com'] } });

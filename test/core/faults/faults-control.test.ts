@@ -45,7 +45,11 @@ describe('the fault language: /_sim/faults', () => {
   });
 
   it.each([
-    [{ target: 'chain.explode', effect: 'fail' }, 'target', /expected one of chain\.submit, bank\.submit, mail\.send, carrier\.sms, carrier\.call, webhook\.deliver, embedder\.embed, sandbox\.run, browser\.navigate, persistence\.write, got "chain\.explode"/],
+    [
+      { target: 'chain.explode', effect: 'fail' },
+      'target',
+      /expected one of chain\.submit, bank\.submit, mail\.send, carrier\.sms, carrier\.call, webhook\.deliver, embedder\.embed, sandbox\.run, browser\.navigate, persistence\.write, got "chain\.explode"/,
+    ],
     [{ effect: 'fail' }, 'target', /expected one of chain\.submit/],
     [{ target: 'mail.send', effect: 'explode' }, 'effect', /expected one of fail, delay, drop/],
     [{ target: 'mail.send', effect: 'fail', probability: 1.5 }, 'probability', /0 to 1/],

@@ -5,12 +5,7 @@ import { DAY_MS } from '../../../src/core/shared/time.js';
 
 const CREATED = Date.parse('2026-01-01T00:00:00.000Z');
 
-function input(overrides: {
-  counters?: ActivityCounters;
-  hasIdentityCredential?: boolean;
-  profile?: Partial<ReputationInput['profile']>;
-  days?: number;
-}): ReputationInput {
+function input(overrides: { counters?: ActivityCounters; hasIdentityCredential?: boolean; profile?: Partial<ReputationInput['profile']>; days?: number }): ReputationInput {
   return {
     counters: overrides.counters ?? {},
     hasIdentityCredential: overrides.hasIdentityCredential ?? true,

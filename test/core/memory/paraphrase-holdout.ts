@@ -9,8 +9,18 @@ import type { ParaphraseItem } from './paraphrase-set.js';
  * over-fitting.
  */
 export const PARAPHRASE_HOLDOUT: readonly ParaphraseItem[] = [
-  { key: 'grandma', memory: "Grandma's birthday party is on the twelfth of March at her house.", query: 'when is the celebration for my grandmother', distractor: 'The celebration of the product launch was moved online.' },
-  { key: 'carrier', memory: 'I switched my phone plan to the unlimited data package with Vodafone.', query: 'which mobile carrier and subscription do I use', distractor: 'The aircraft carrier docked in Norfolk for repairs.' },
+  {
+    key: 'grandma',
+    memory: "Grandma's birthday party is on the twelfth of March at her house.",
+    query: 'when is the celebration for my grandmother',
+    distractor: 'The celebration of the product launch was moved online.',
+  },
+  {
+    key: 'carrier',
+    memory: 'I switched my phone plan to the unlimited data package with Vodafone.',
+    query: 'which mobile carrier and subscription do I use',
+    distractor: 'The aircraft carrier docked in Norfolk for repairs.',
+  },
   { key: 'tea', memory: 'Sarah prefers tea over coffee and takes it without sugar.', query: 'what hot drink does she like', distractor: 'The hot sauce bottle leaked in the pantry.' },
   { key: 'garage', memory: 'The garage door opener needs new batteries.', query: 'remote for the car shed has run out of power', distractor: 'The power of compound interest surprised the students.' },
   { key: 'passport', memory: 'My passport expires in June next year.', query: 'when does my travel document become invalid', distractor: 'Light travels faster than sound through air.' },
@@ -28,7 +38,12 @@ export const PARAPHRASE_HOLDOUT: readonly ParaphraseItem[] = [
   { key: 'stretch', memory: 'I should stretch my hamstrings after running.', query: 'exercises to do once I finish jogging', distractor: 'The exercises in chapter four cover matrix algebra.' },
   { key: 'roof', memory: 'The contractor quoted 12,000 euros for the roof repair.', query: 'how much will fixing the top of the house cost', distractor: 'The house always wins at the casino.' },
   { key: 'thunder', memory: 'Leo is afraid of thunderstorms and hides under the bed.', query: 'which weather frightens the boy', distractor: 'Weather the storm, the coach told the team.' },
-  { key: 'spare-key', memory: 'The spare house key is hidden under the flowerpot by the back door.', query: 'where is the extra way to unlock the front entrance', distractor: 'The extra time in the match decided the cup.' },
+  {
+    key: 'spare-key',
+    memory: 'The spare house key is hidden under the flowerpot by the back door.',
+    query: 'where is the extra way to unlock the front entrance',
+    distractor: 'The extra time in the match decided the cup.',
+  },
   { key: 'cholesterol', memory: 'My cholesterol results came back slightly elevated.', query: 'lipid levels from the lab test', distractor: 'The levels of the game get harder after the castle.' },
   { key: 'consulting', memory: 'The invoice from Acme for consulting is still unpaid.', query: 'outstanding bill from the advisory firm', distractor: "The duck's bill was bright orange." },
   { key: 'japanese', memory: 'I want to learn Japanese before visiting Tokyo next spring.', query: 'language study plans ahead of the Asia trip', distractor: 'The trip switch in the fuse box flipped again.' },

@@ -18,14 +18,20 @@ describe.each([
     expect(new Set(set.map((item) => item.key)).size).toBe(set.length);
     for (const item of set) {
       const note = stems(item.memory);
-      expect([...stems(item.query)].filter((stem) => note.has(stem)), item.key).toEqual([]);
+      expect(
+        [...stems(item.query)].filter((stem) => note.has(stem)),
+        item.key,
+      ).toEqual([]);
     }
   });
 
   it('gives every distractor a word of its question', () => {
     for (const item of set) {
       const query = stems(item.query);
-      expect([...stems(item.distractor)].some((stem) => query.has(stem)), item.key).toBe(true);
+      expect(
+        [...stems(item.distractor)].some((stem) => query.has(stem)),
+        item.key,
+      ).toBe(true);
     }
   });
 });
@@ -62,7 +68,10 @@ describe('semantic search with the default embedder, through the API', () => {
     for (const [key, content] of Object.entries(MEMORIES)) await all.memory.create({ content, metadata: { key } });
     for (const [query, key] of EXACT_QUERIES) {
       const { memories } = await all.memory.search({ query, limit: 5 });
-      expect(memories.map((memory) => memory.metadata.key), query).toContain(key);
+      expect(
+        memories.map((memory) => memory.metadata.key),
+        query,
+      ).toContain(key);
     }
     // Calibration: a memory searched by its own text scores 1; half the paraphrases found score
     // above 0.8; a text about nothing here scores low against most notes (its best hit among

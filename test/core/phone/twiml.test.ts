@@ -32,7 +32,7 @@ describe('TwiML', () => {
     ]);
   });
 
-  it('repeats looped verbs, runs a Gather\'s prompts then its timeout, and passes over verbs it cannot act on', () => {
+  it("repeats looped verbs, runs a Gather's prompts then its timeout, and passes over verbs it cannot act on", () => {
     expect(parseTwiml('<Response><Say loop="2">Hi</Say><Gather timeout="2"><Say>Press 1</Say></Gather><Dial>+14155552671</Dial><Pause/></Response>')).toEqual([
       { verb: 'say', text: 'Hi' },
       { verb: 'say', text: 'Hi' },
@@ -51,7 +51,13 @@ describe('TwiML', () => {
 
   it('times a run: lines at their offsets, stopping at the first Hangup, Reject or Redirect', () => {
     const verbs = parseTwiml('<Response><Say>one two three</Say><Pause length="4"/><Play>x</Play><Say>four</Say><Hangup/><Say>never</Say></Response>')!;
-    expect(runTwiml(verbs, 150)).toEqual({ said: [{ offset: 0, text: 'one two three' }, { offset: 6, text: 'four' }], end: { kind: 'hangup', offset: 7 } });
+    expect(runTwiml(verbs, 150)).toEqual({
+      said: [
+        { offset: 0, text: 'one two three' },
+        { offset: 6, text: 'four' },
+      ],
+      end: { kind: 'hangup', offset: 7 },
+    });
     expect(runTwiml(parseTwiml('<Response><Pause length="2"/><Redirect>/again</Redirect></Response>')!, 150).end).toEqual({ kind: 'redirect', offset: 2, url: '/again', method: 'POST' });
     expect(runTwiml(parseTwiml('<Response><Reject/></Response>')!, 150).end).toEqual({ kind: 'reject', offset: 0, reason: 'rejected' });
     expect(runTwiml([], 150).end).toEqual({ kind: 'end', offset: 0 });

@@ -22,7 +22,9 @@ describe('filteredPage', () => {
       if (!page.hasMore) break;
       before = page.items[page.items.length - 1]!.position;
     }
-    const expected = Array.from({ length: 1000 }, (_, n) => n).filter((n) => n % 3 === 0).reverse();
+    const expected = Array.from({ length: 1000 }, (_, n) => n)
+      .filter((n) => n % 3 === 0)
+      .reverse();
     expect(seen).toEqual(expected);
   });
 

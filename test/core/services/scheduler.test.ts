@@ -126,10 +126,7 @@ describe('Scheduler', () => {
 
   it('survives export and import into another store, clock and scheduler', async () => {
     const first = world();
-    const ids = await first.store.transaction(async (tx) => [
-      await first.scheduler.schedule(tx, 2000, 'ping', { n: 2 }),
-      await first.scheduler.schedule(tx, 1000, 'ping', { n: 1 }),
-    ]);
+    const ids = await first.store.transaction(async (tx) => [await first.scheduler.schedule(tx, 2000, 'ping', { n: 2 }), await first.scheduler.schedule(tx, 1000, 'ping', { n: 1 })]);
     const snapshot = JSON.parse(JSON.stringify(await first.store.export()));
 
     const second = world();

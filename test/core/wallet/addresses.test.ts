@@ -3,12 +3,7 @@ import { isAbaRoutingNumber, isEvmAddress, isSolanaAddress, normalizeIban, toChe
 import { parseRecipient, recipientKey } from '../../../src/core/wallet/recipients.js';
 
 // The test vectors of EIP-55 itself.
-const EIP55_MIXED = [
-  '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-  '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
-  '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
-  '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
-];
+const EIP55_MIXED = ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb'];
 const EIP55_UPPER = ['0x52908400098527886E0F7030069857D2E4169EE7', '0x8617E340B3D01FA5F11F306F4090FD50E238070D'];
 const EIP55_LOWER = ['0xde709f2102306220921060314715629080e2fb77', '0x27b1fdb04752bbc536007a920d24acb045561c26'];
 
@@ -35,14 +30,12 @@ describe('EVM addresses (EIP-55)', () => {
 });
 
 describe('Solana addresses', () => {
-  it.each([
-    'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
-    'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-    '11111111111111111111111111111111',
-    '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
-  ])('accepts %s (base58 of 32 bytes)', (address) => {
-    expect(isSolanaAddress(address)).toBe(true);
-  });
+  it.each(['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', '11111111111111111111111111111111', '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin'])(
+    'accepts %s (base58 of 32 bytes)',
+    (address) => {
+      expect(isSolanaAddress(address)).toBe(true);
+    },
+  );
 
   it.each([
     ['a character outside base58 (0)', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ50A'],

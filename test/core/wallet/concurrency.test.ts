@@ -66,9 +66,7 @@ describe.each<Way>(['in-process', 'http'])('wallet.send under concurrency (%s)',
     server = world.server;
     const names = ['a1', 'a2', 'a3', 'a4', 'a5'];
     const clients = await Promise.all(names.map((name) => world.agent(name, '10')));
-    await Promise.allSettled(
-      Array.from({ length: 60 }, (_, i) => clients[i % 5]!.wallet.send({ to: names[(i * 3 + 1) % 5]!, amount: String((i % 4) + 1), asset: 'usd' })),
-    );
+    await Promise.allSettled(Array.from({ length: 60 }, (_, i) => clients[i % 5]!.wallet.send({ to: names[(i * 3 + 1) % 5]!, amount: String((i % 4) + 1), asset: 'usd' })));
     const balances = await Promise.all(clients.map(async (client) => Number((await client.wallet.getBalance()).fiat.usd.replace('.', ''))));
     expect(balances.every((cents) => cents >= 0)).toBe(true);
     expect(balances.reduce((sum, cents) => sum + cents, 0)).toBe(5000);

@@ -30,7 +30,10 @@ type Route = { to: string; network?: 'base' | 'ethereum' | 'solana'; rail: keyof
 
 /** External routes per asset, with their fee in minor units. */
 const EXTERNAL: Record<WalletAsset, Route[]> = {
-  usd: [{ to: IBAN, rail: 'iban', fee: FEES.iban }, { to: ABA, rail: 'aba', fee: FEES.aba }],
+  usd: [
+    { to: IBAN, rail: 'iban', fee: FEES.iban },
+    { to: ABA, rail: 'aba', fee: FEES.aba },
+  ],
   eur: [{ to: IBAN, rail: 'iban', fee: FEES.iban }],
   usdc: [
     { to: EVM_ADDRESS, rail: 'base', fee: FEES.base.usdc },
@@ -91,19 +94,19 @@ async function check(model: Model, real: Real): Promise<void> {
     const held = AGENTS.reduce((sum, name) => sum + model.balances[name][asset], 0n);
     expect(held + model.fees[asset] + model.sentOut[asset], `model conservation of ${asset}`).toBe(model.fundedIn[asset]);
     const totals = ledger[asset];
-    expect([parse(totals.funded_in, asset), parse(totals.held, asset), parse(totals.fees_collected, asset), parse(totals.sent_out, asset)]).toEqual([
-      model.fundedIn[asset],
-      held,
-      model.fees[asset],
-      model.sentOut[asset],
-    ]);
+    expect([parse(totals.funded_in, asset), parse(totals.held, asset), parse(totals.fees_collected, asset), parse(totals.sent_out, asset)]).toEqual([model.fundedIn[asset], held, model.fees[asset], model.sentOut[asset]]);
   }
 }
 
 type WalletCommand = fc.AsyncCommand<Model, Real>;
 
 class SendCommand implements WalletCommand {
-  constructor(readonly from: AgentName, readonly to: AgentName | number, readonly asset: WalletAsset, readonly amount: bigint) {}
+  constructor(
+    readonly from: AgentName,
+    readonly to: AgentName | number,
+    readonly asset: WalletAsset,
+    readonly amount: bigint,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const external = typeof this.to === 'number';
@@ -123,7 +126,16 @@ class SendCommand implements WalletCommand {
         model.fees[this.asset] += fee;
         const fails = model.failNext > 0;
         if (fails) model.failNext--;
-        model.pending.push({ agent: this.from, id: sent.transaction_id, asset: this.asset, amount: this.amount, fee, bank: route.rail === 'iban' || route.rail === 'aba', settleAt: model.nowMs + CONFIRM_MS[route.rail], fails });
+        model.pending.push({
+          agent: this.from,
+          id: sent.transaction_id,
+          asset: this.asset,
+          amount: this.amount,
+          fee,
+          bank: route.rail === 'iban' || route.rail === 'aba',
+          settleAt: model.nowMs + CONFIRM_MS[route.rail],
+          fails,
+        });
       } else {
         expect(sent.status).toBe('confirmed');
         model.balances[this.to as AgentName][this.asset] += this.amount;
@@ -139,7 +151,11 @@ class SendCommand implements WalletCommand {
 }
 
 class FundCommand implements WalletCommand {
-  constructor(readonly agent: AgentName, readonly asset: WalletAsset, readonly amount: bigint) {}
+  constructor(
+    readonly agent: AgentName,
+    readonly asset: WalletAsset,
+    readonly amount: bigint,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     await real.sim.fundWallet({ handle: this.agent, asset: this.asset, amount: wire(this.amount, this.asset) });
@@ -151,7 +167,11 @@ class FundCommand implements WalletCommand {
 }
 
 class CardCommand implements WalletCommand {
-  constructor(readonly agent: AgentName, readonly limit: bigint, readonly charges: bigint[]) {}
+  constructor(
+    readonly agent: AgentName,
+    readonly limit: bigint,
+    readonly charges: bigint[],
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const card = await real.clients[this.agent].wallet.createCard({ limit: wire(this.limit, 'usd'), currency: 'usd' });
@@ -174,7 +194,12 @@ class CardCommand implements WalletCommand {
 }
 
 class InvoiceCommand implements WalletCommand {
-  constructor(readonly agent: AgentName, readonly asset: 'usd' | 'eur' | 'usdc', readonly amount: bigint, readonly payTimes: number) {}
+  constructor(
+    readonly agent: AgentName,
+    readonly asset: 'usd' | 'eur' | 'usdc',
+    readonly amount: bigint,
+    readonly payTimes: number,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const invoice = await real.clients[this.agent].wallet.createInvoice({ to: 'payer@example.com', amount: wire(this.amount, this.asset), currency: this.asset });
@@ -320,14 +345,25 @@ describe('wallet conservation (model-based)', () => {
         const scheduled = (bearer: string | null) =>
           createAgentClient(async (route, input, options) => {
             await s.schedule(Promise.resolve(), route.id);
-            const result = await runtime.dispatch({ routeId: route.id, params: input.params ?? {}, query: input.query ?? {}, body: JSON.parse(JSON.stringify(input.body ?? {})), bearer, idempotencyKey: options?.idempotencyKey ?? null });
+            const result = await runtime.dispatch({
+              routeId: route.id,
+              params: input.params ?? {},
+              query: input.query ?? {},
+              body: JSON.parse(JSON.stringify(input.body ?? {})),
+              bearer,
+              idempotencyKey: options?.idempotencyKey ?? null,
+            });
             await s.schedule(Promise.resolve(), `${route.id} answered`);
             if (result.status >= 400) throw ApiError.fromBody(result.status, result.body);
             return result.body;
           });
         const outcomes = ops.map((op) => {
           const client = scheduled(keys[op.from]);
-          if (op.fund) return s.schedule(Promise.resolve()).then(() => sim.fundWallet({ handle: op.from, asset: op.asset, amount: String(op.units) })).then(() => 'funded');
+          if (op.fund)
+            return s
+              .schedule(Promise.resolve())
+              .then(() => sim.fundWallet({ handle: op.from, asset: op.asset, amount: String(op.units) }))
+              .then(() => 'funded');
           const to = op.to === 'external' ? (op.asset === 'usd' ? IBAN : EVM_ADDRESS) : op.to;
           return client.wallet.send({ to, amount: String(op.units), asset: op.asset }).then(
             () => 'sent',

@@ -53,8 +53,18 @@ describe('wallet balances and funding', () => {
       await world.sim.fundWallet({ handle: 'alice@agents.test', asset: 'usdc', amount: '0.000001' }),
     ];
     expect(records[0]).toEqual({
-      id: expect.stringMatching(/^txn_/), direction: 'in', amount: '1.500000', asset: 'usdc', to: 'alice.agents.test', from: 'sim:fund',
-      memo: '', status: 'confirmed', network: null, fee: { amount: '0.000000', asset: 'usdc' }, created_at: '2026-01-01T00:00:00.000Z', reference: null,
+      id: expect.stringMatching(/^txn_/),
+      direction: 'in',
+      amount: '1.500000',
+      asset: 'usdc',
+      to: 'alice.agents.test',
+      from: 'sim:fund',
+      memo: '',
+      status: 'confirmed',
+      network: null,
+      fee: { amount: '0.000000', asset: 'usdc' },
+      created_at: '2026-01-01T00:00:00.000Z',
+      reference: null,
     });
     expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('3.500001');
     expect((await world.runtime.sim.events(0, 100)).events.filter((event) => event.type === 'wallet.funded')).toHaveLength(3);

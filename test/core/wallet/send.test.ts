@@ -22,8 +22,18 @@ describe('wallet.send', () => {
       const out = await alice.client.wallet.getTransaction(sent.transaction_id);
       const received = await bob.client.wallet.getTransaction(sent.transaction_id);
       expect(out).toEqual({
-        id: sent.transaction_id, direction: 'out', amount: '12.50', asset: 'usd', to, from: 'alice.agents.test', memo: 'lunch',
-        status: 'confirmed', network: null, fee: { amount: '0.00', asset: 'usd' }, created_at: '2026-01-01T00:00:00.000Z', reference: null,
+        id: sent.transaction_id,
+        direction: 'out',
+        amount: '12.50',
+        asset: 'usd',
+        to,
+        from: 'alice.agents.test',
+        memo: 'lunch',
+        status: 'confirmed',
+        network: null,
+        fee: { amount: '0.00', asset: 'usd' },
+        created_at: '2026-01-01T00:00:00.000Z',
+        reference: null,
       });
       expect(received).toEqual({ ...out, direction: 'in' });
     });

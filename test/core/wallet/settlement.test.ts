@@ -84,10 +84,7 @@ describe('wallet settlement (fake chain and simulated bank)', () => {
 
     it('fails every send to a recipient, however its address is spelled, and no other', async () => {
       await world.sim.addWalletFailure({ recipient: EVM_ADDRESS.toLowerCase() });
-      const doomed = [
-        await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' }),
-        await alice.client.wallet.send({ to: EVM_ADDRESS.toLowerCase(), amount: '0.5', asset: 'eth', network: 'ethereum' }),
-      ];
+      const doomed = [await alice.client.wallet.send({ to: EVM_ADDRESS, amount: '1', asset: 'usdc' }), await alice.client.wallet.send({ to: EVM_ADDRESS.toLowerCase(), amount: '0.5', asset: 'eth', network: 'ethereum' })];
       const fine = await alice.client.wallet.send({ to: OTHER_EVM_ADDRESS, amount: '1', asset: 'usdc' });
       await world.runtime.sim.advance({ seconds: 30 });
       expect(await Promise.all(doomed.map((sent) => statusOf(sent.transaction_id)))).toEqual(['failed', 'failed']);

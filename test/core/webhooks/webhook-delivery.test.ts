@@ -190,7 +190,7 @@ describe('webhook deliveries', () => {
     expect((await deliveries(runtime))[0]).toMatchObject({ attempts: 1, status: 'failed', next_attempt_at: null });
   });
 
-  it('runtime endpoints receive every agent\'s events, signed with their configured secret', async () => {
+  it("runtime endpoints receive every agent's events, signed with their configured secret", async () => {
     const operator = await startReceiver();
     try {
       await open({ webhooks: [{ url: operator.url, secret: 'whsec_operator' }] });

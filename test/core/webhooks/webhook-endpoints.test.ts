@@ -44,7 +44,13 @@ describe('webhook endpoints', () => {
     const first = await call(runtime, 'POST', '/v1/webhooks', key, { url: 'https://hooks.example.com/a', events: ['sms.received', 'invoice.paid', 'sms.received'] });
     const second = await call(runtime, 'POST', '/v1/webhooks', key, { url: 'http://127.0.0.1:9/b' });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ webhook_id: expect.stringMatching(/^wh_/), url: 'https://hooks.example.com/a', events: ['sms.received', 'invoice.paid'], secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{32}$/), created_at: '2026-01-01T00:00:00.000Z' });
+    expect(first.body).toEqual({
+      webhook_id: expect.stringMatching(/^wh_/),
+      url: 'https://hooks.example.com/a',
+      events: ['sms.received', 'invoice.paid'],
+      secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{32}$/),
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
     expect(second.body.events).toEqual(['*']);
     expect(second.body.secret).not.toBe(first.body.secret);
     const listed = await call(runtime, 'GET', '/v1/webhooks', key);
@@ -55,7 +61,7 @@ describe('webhook endpoints', () => {
     expect((await call(runtime, 'GET', '/v1/webhooks', key)).body.webhooks).toHaveLength(1);
   });
 
-  it('answers 404 for another agent\'s endpoint and never lists it', async () => {
+  it("answers 404 for another agent's endpoint and never lists it", async () => {
     const key = await agent();
     const bob = await runtime.createAgent({ name: 'bob' });
     const hook = await call(runtime, 'POST', '/v1/webhooks', key, { url: 'https://hooks.example.com/a' });
@@ -77,20 +83,15 @@ describe('webhook endpoints', () => {
   describe('in live mode', () => {
     const live: RuntimeOptions = { mode: 'live', adminToken: 'admin', providers: { addressResolver: resolver } };
 
-    it.each([
-      'http://127.0.0.1:8080/hook',
-      'http://[::1]/hook',
-      'http://localhost/hook',
-      'http://10.1.2.3/hook',
-      'https://inside.example.com/hook',
-      'https://meta.example.com/latest',
-      'https://nowhere.example.com/hook',
-    ])('refuses %s with 400 invalid_request param url', async (url) => {
-      const key = await agent(live);
-      const answer = await call(runtime, 'POST', '/v1/webhooks', key, { url });
-      expect(answer.status).toBe(400);
-      expect(answer.body.error).toMatchObject({ code: 'invalid_request', param: 'url' });
-    });
+    it.each(['http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'https://inside.example.com/hook', 'https://meta.example.com/latest', 'https://nowhere.example.com/hook'])(
+      'refuses %s with 400 invalid_request param url',
+      async (url) => {
+        const key = await agent(live);
+        const answer = await call(runtime, 'POST', '/v1/webhooks', key, { url });
+        expect(answer.status).toBe(400);
+        expect(answer.body.error).toMatchObject({ code: 'invalid_request', param: 'url' });
+      },
+    );
 
     it('accepts a public host', async () => {
       const key = await agent(live);

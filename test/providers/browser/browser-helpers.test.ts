@@ -30,7 +30,11 @@ describe('the DevTools proxy guard', () => {
   });
 
   it('refuses navigations and new targets to file: and browser-internal URLs with a protocol error', () => {
-    for (const [method, url] of [['Page.navigate', 'file:///etc/passwd'], ['Target.createTarget', 'chrome://settings'], ['Page.navigate', ' FILE:///root']] as const) {
+    for (const [method, url] of [
+      ['Page.navigate', 'file:///etc/passwd'],
+      ['Target.createTarget', 'chrome://settings'],
+      ['Page.navigate', ' FILE:///root'],
+    ] as const) {
       const guarded = guardClientMessage(JSON.stringify({ id: 7, method, params: { url }, sessionId: 'S' }));
       expect(guarded.forward).toBeUndefined();
       expect(JSON.parse(guarded.reply!)).toMatchObject({ id: 7, sessionId: 'S', error: { code: -32000 } });

@@ -23,11 +23,7 @@ export interface EdrServer {
 /** Starts an automining EDR node on a free port with usdc deployed and minted to the funder. */
 export async function startEdrServer(): Promise<EdrServer> {
   const hre = await createHardhatRuntimeEnvironment({});
-  const server = await hre.network.createServer(
-    { network: 'default', override: { type: 'edr-simulated', chainId: 31_999, accounts: [{ privateKey: FUNDER_KEY, balance: 10n ** 27n }] } } as never,
-    '127.0.0.1',
-    0,
-  );
+  const server = await hre.network.createServer({ network: 'default', override: { type: 'edr-simulated', chainId: 31_999, accounts: [{ privateKey: FUNDER_KEY, balance: 10n ** 27n }] } } as never, '127.0.0.1', 0);
   const { port } = await server.listen();
   const url = `http://127.0.0.1:${port}`;
   const chain = defineChain({ id: 31_999, name: 'test', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });

@@ -77,5 +77,4 @@ describe('local base: random deposits and sends', () => {
     );
     expect(run).toBeGreaterThan(0);
   }, 300_000);
-
 });

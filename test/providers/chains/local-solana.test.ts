@@ -14,8 +14,7 @@ describe('solana on a local chain (LiteSVM in the process)', () => {
     await world.runtime.close();
   });
 
-  const solanaAddress = async (client: Awaited<ReturnType<ChainWorld['agent']>>['client']) =>
-    (await client.wallet.getAddresses()).addresses.find((entry) => entry.network === 'solana')!.address;
+  const solanaAddress = async (client: Awaited<ReturnType<ChainWorld['agent']>>['client']) => (await client.wallet.getAddresses()).addresses.find((entry) => entry.network === 'solana')!.address;
 
   it('credits SOL and usdc deposits from the faucet once, with from, network and reference', async () => {
     const alice = await world.agent('alice');

@@ -30,7 +30,12 @@ describe('ethereum over JSON-RPC (a Hardhat EDR node the test starts)', () => {
     const usdcHash = await node.sendUsdc(alice.address as Hex, 7_500_000n);
     await eventually(async () => {
       const records = (await alice.client.wallet.listTransactions({ direction: 'in' })).transactions;
-      expect(records.map((record) => [record.reference, record.status]).sort()).toEqual([[ethHash, 'pending'], [usdcHash, 'pending']].sort());
+      expect(records.map((record) => [record.reference, record.status]).sort()).toEqual(
+        [
+          [ethHash, 'pending'],
+          [usdcHash, 'pending'],
+        ].sort(),
+      );
       expect(records.every((record) => record.network === 'ethereum' && /^0x[0-9a-fA-F]{40}$/.test(record.from))).toBe(true);
     });
     expect((await alice.client.wallet.getBalance()).crypto.eth).toBe('0.000000000000000000');

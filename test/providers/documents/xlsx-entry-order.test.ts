@@ -10,7 +10,14 @@ async function entryOrder(bytes: Uint8Array): Promise<string[]> {
 
 async function textOf(bytes: Uint8Array): Promise<string> {
   let text = '';
-  for await (const piece of new LibraryDocumentExtractor().extract('xlsx', async function* () { yield bytes; }, bytes.byteLength)) text += piece;
+  for await (const piece of new LibraryDocumentExtractor().extract(
+    'xlsx',
+    async function* () {
+      yield bytes;
+    },
+    bytes.byteLength,
+  ))
+    text += piece;
   return text;
 }
 
@@ -51,6 +58,17 @@ describe('XLSX text', () => {
   });
 
   it('yields no text for a workbook without cell text (so the file is not reported indexed)', async () => {
-    expect(await textOf(await buildXlsx([{ name: 'Empty', rows: '' }, { name: 'Blank', rows: '<row r="1"></row>' }], [], 'strings-last'))).toBe('');
+    expect(
+      await textOf(
+        await buildXlsx(
+          [
+            { name: 'Empty', rows: '' },
+            { name: 'Blank', rows: '<row r="1"></row>' },
+          ],
+          [],
+          'strings-last',
+        ),
+      ),
+    ).toBe('');
   });
 });

@@ -55,7 +55,11 @@ describe('OpenAICompatibleEmbedder', () => {
   it('posts {model, input} to /v1/embeddings with the bearer key and reads vectors in index order', async () => {
     const embedder = new OpenAICompatibleEmbedder({ baseUrl, model: 'toy-embed', apiKey: 'sk-test' });
     const vectors = await embedder.embed(['a', 'hello', 'queue']);
-    expect(vectors.map((vector) => [...vector])).toEqual([[1, 1, 1], [5, 2, 1], [5, 4, 1]]);
+    expect(vectors.map((vector) => [...vector])).toEqual([
+      [1, 1, 1],
+      [5, 2, 1],
+      [5, 4, 1],
+    ]);
     expect(server.seen).toHaveLength(1);
     expect(server.seen[0]).toEqual({ path: '/v1/embeddings', authorization: 'Bearer sk-test', body: { model: 'toy-embed', input: ['a', 'hello', 'queue'] } });
     expect(embedder.model).toBe('openai-compatible:toy-embed');
@@ -100,8 +104,7 @@ describe('OpenAICompatibleEmbedder', () => {
 
   it('reads base64 embeddings (little-endian float32) and refuses one that is not a vector', async () => {
     const base64 = (...values: number[]) => Buffer.from(Float32Array.from(values).buffer).toString('base64');
-    const answering = (embedding: string) =>
-      new OpenAICompatibleEmbedder({ baseUrl, model: 'b64', retries: 0, fetch: async () => Response.json({ data: [{ index: 0, embedding }] }) });
+    const answering = (embedding: string) => new OpenAICompatibleEmbedder({ baseUrl, model: 'b64', retries: 0, fetch: async () => Response.json({ data: [{ index: 0, embedding }] }) });
     expect([...(await answering(base64(0.5, -2, 3)).embed(['x']))[0]!]).toEqual([0.5, -2, 3]);
     await expect(answering(base64(1, Number.NaN)).embed(['x'])).rejects.toMatchObject({ status: 500, code: 'internal_error' });
     await expect(answering('AAA').embed(['x'])).rejects.toMatchObject({ status: 500, code: 'internal_error' });

@@ -24,7 +24,16 @@ async function threeWays(raw: string | Buffer) {
 // folded lines, repeated headers, and the MIME headers that decide which path a message takes.
 const word = fc.constantFrom('hello', 'Grüße', '=?UTF-8?Q?=E2=9C=93_ok?=', '=?ISO-8859-1?Q?caf=E9?=', '=?UTF-8?B?w6l0w6k=?=', '"quoted"', '(comment)', 'a;b', 'x,y', '');
 const text = fc.array(word, { maxLength: 4 }).map((words) => words.join(' '));
-const address = fc.constantFrom('bob@agents.test', 'Bob <bob@agents.test>', '"Doe, Jane" <jane@example.com>', '=?UTF-8?Q?J=C3=B6rg?= <jorg@example.com>', 'team: a@example.com, b@example.com;', 'undisclosed-recipients:;', 'ünï@exämple.com', '<>');
+const address = fc.constantFrom(
+  'bob@agents.test',
+  'Bob <bob@agents.test>',
+  '"Doe, Jane" <jane@example.com>',
+  '=?UTF-8?Q?J=C3=B6rg?= <jorg@example.com>',
+  'team: a@example.com, b@example.com;',
+  'undisclosed-recipients:;',
+  'ünï@exämple.com',
+  '<>',
+);
 const addresses = fc.array(address, { minLength: 1, maxLength: 3 }).map((list) => list.join(', '));
 const messageId = fc.constantFrom('<a@example.com>', 'b@example.com', '<c@example.com> <d@example.com>', '=?UTF-8?Q?<e@example.com>?=', '');
 const contentType = fc.constantFrom(
@@ -105,11 +114,44 @@ const plainAddress = fc.constantFrom(
 );
 const plainAddresses = fc.array(plainAddress, { minLength: 1, maxLength: 3 }).map((list) => list.join(', '));
 const plainId = fc.constantFrom('<a@example.com>', 'b@example.com', '<c@example.com> <d@example.com>', '', '<e@example.com', 'f@example.com>', '<a@example.com>\t<b@example.com>', '<>');
-const plainValue = fc.oneof(plainText, plainAddresses, plainId, fc.constantFrom('Thu, 01 Jan 2026 00:00:00 +0000', 'not a date', '1 (Highest)', 'high', '<list.example.com>', '<mailto:l@example.com>', 'v=1; a=rsa-sha256; d=example.com (c)'));
+const plainValue = fc.oneof(
+  plainText,
+  plainAddresses,
+  plainId,
+  fc.constantFrom('Thu, 01 Jan 2026 00:00:00 +0000', 'not a date', '1 (Highest)', 'high', '<list.example.com>', '<mailto:l@example.com>', 'v=1; a=rsa-sha256; d=example.com (c)'),
+);
 const plainName = fc.constantFrom(
-  'Subject', 'subject', 'SUBJECT', 'Subject ', 'X-Custom', 'x-custom', 'X Spaced', 'Reply-To', 'Sender', 'Delivered-To', 'Return-Path', 'Disposition-Notification-To',
-  'References', 'In-Reply-To', 'Message-ID', 'Date', 'Comments', 'List-Id', 'List-Unsubscribe', 'X-Priority', 'Importance', 'X-MSMail-Priority', 'MIME-Version',
-  'Precedence', 'Errors-To', 'DKIM-Signature', 'Cc', 'Bcc', 'To', 'From', 'Received',
+  'Subject',
+  'subject',
+  'SUBJECT',
+  'Subject ',
+  'X-Custom',
+  'x-custom',
+  'X Spaced',
+  'Reply-To',
+  'Sender',
+  'Delivered-To',
+  'Return-Path',
+  'Disposition-Notification-To',
+  'References',
+  'In-Reply-To',
+  'Message-ID',
+  'Date',
+  'Comments',
+  'List-Id',
+  'List-Unsubscribe',
+  'X-Priority',
+  'Importance',
+  'X-MSMail-Priority',
+  'MIME-Version',
+  'Precedence',
+  'Errors-To',
+  'DKIM-Signature',
+  'Cc',
+  'Bcc',
+  'To',
+  'From',
+  'Received',
 );
 // Each is one thing the plain path leaves to the others.
 const declinedHeader = fc.constantFrom<[string, string]>(
@@ -159,12 +201,16 @@ const plainMessage = fc
 
 // Header values strung together from the characters address and header parsing turn on (specials,
 // quotes, comments, control characters, folds), under the names mailparser treats differently.
-const specialsValue = fc
-  .array(fc.constantFrom(...'aZ09 \t"<>()@,;:\\.[]=?-_!\x0b\x0c\x7f'.split(''), 'xn--', '\r\n ', '\n\t', 'a@b.c'), { maxLength: 14 })
-  .map((chars) => chars.join(''));
+const specialsValue = fc.array(fc.constantFrom(...'aZ09 \t"<>()@,;:\\.[]=?-_!\x0b\x0c\x7f'.split(''), 'xn--', '\r\n ', '\n\t', 'a@b.c'), { maxLength: 14 }).map((chars) => chars.join(''));
 const specialsMessage = fc
   .record({
-    headers: fc.array(fc.tuple(fc.constantFrom('From', 'To', 'Cc', 'Bcc', 'Subject', 'Message-ID', 'In-Reply-To', 'References', 'Date', 'Sender', 'Reply-To', 'X-A', 'x-a', 'List-Id', 'X-Priority', 'Received', 'Content-Type'), specialsValue), { minLength: 1, maxLength: 6 }),
+    headers: fc.array(
+      fc.tuple(
+        fc.constantFrom('From', 'To', 'Cc', 'Bcc', 'Subject', 'Message-ID', 'In-Reply-To', 'References', 'Date', 'Sender', 'Reply-To', 'X-A', 'x-a', 'List-Id', 'X-Priority', 'Received', 'Content-Type'),
+        specialsValue,
+      ),
+      { minLength: 1, maxLength: 6 },
+    ),
     lineBreak: fc.constantFrom('\r\n', '\n'),
     body: fc.constantFrom('', 'hi', 'a\r\nb\r\n', '\r\n', 'x\r\r\n'),
   })
@@ -187,9 +233,7 @@ const bareAddress = fc
     fc.constantFrom('', '>', '<', ' '),
   )
   .map(([open, local, at, domain, close]) => `${open}${local.join('')}${at}${domain.join('')}${close}`);
-const bareAddressMessage = fc
-  .tuple(bareAddress, bareAddress)
-  .map(([from, to]) => `From: ${from}\r\nTo: ${to}\r\nSubject: s\r\n\r\nbody\r\n`);
+const bareAddressMessage = fc.tuple(bareAddress, bareAddress).map(([from, to]) => `From: ${from}\r\nTo: ${to}\r\nSubject: s\r\n\r\nbody\r\n`);
 
 /** Runs the three paths on every generated message; answers how often each specialised path took one. */
 async function compareAll(messages: fc.Arbitrary<string>, numRuns: number, seed: number) {
@@ -197,7 +241,10 @@ async function compareAll(messages: fc.Arbitrary<string>, numRuns: number, seed:
   await fc.assert(
     fc.asyncProperty(messages, async (raw) => {
       const { plain, fast, full } = await threeWays(raw);
-      for (const [path, fields] of [['plain', plain], ['fast', fast]] as const) {
+      for (const [path, fields] of [
+        ['plain', plain],
+        ['fast', fast],
+      ] as const) {
         if (fields === undefined) continue;
         taken[path]++;
         expect(fields, path).toEqual(full);

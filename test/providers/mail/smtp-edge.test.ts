@@ -24,7 +24,9 @@ describe('the SMTP listener edge', () => {
     const id = await agentId(runtime, agentName);
     return (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.received' && event.agent_id === id).length;
   };
-  const agentId = async (runtime: Runtime, name: string) => ((await runtime.sim.snapshot()).store.collections.agents?.rows ?? []).map((row) => row[3] as { agent_id: string; name?: string; handle?: string }).find((agent) => agent.handle === name || agent.name === name)?.agent_id;
+  const agentId = async (runtime: Runtime, name: string) =>
+    ((await runtime.sim.snapshot()).store.collections.agents?.rows ?? []).map((row) => row[3] as { agent_id: string; name?: string; handle?: string }).find((agent) => agent.handle === name || agent.name === name)
+      ?.agent_id;
 
   it('offers no AUTH without credentials, and refuses MAIL FROM the service domain from an unauthenticated session with 550 5.7.1', async () => {
     const { port } = await listening({});
@@ -89,14 +91,19 @@ describe('the SMTP listener edge', () => {
           socket.write('EHLO client.example.com\r\nMAIL FROM:<zoë@exämple.com> SMTPUTF8 BODY=8BITMIME\r\nRCPT TO:<bob@agents.test>\r\nRCPT TO:<nobody@agents.test>\r\nRCPT TO:<carol@agents.test>\r\nDATA\r\n');
         } else if (stage === 1 && /^354 /m.test(buffer)) {
           stage = 2;
-          socket.write(dataOf('From: zoë@exämple.com\r\nTo: bob@agents.test, carol@agents.test\r\nSubject: Grüße\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\nSchöne Grüße ☕\r\n'));
+          socket.write(
+            dataOf('From: zoë@exämple.com\r\nTo: bob@agents.test, carol@agents.test\r\nSubject: Grüße\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\nSchöne Grüße ☕\r\n'),
+          );
         } else if (stage === 2 && /^250 .*queued as/m.test(buffer)) {
           socket.end('QUIT\r\n');
           resolve(buffer);
         }
       });
     });
-    const codes = replies.split('\r\n').filter((line) => /^\d{3} /.test(line)).map((line) => line.slice(0, 3));
+    const codes = replies
+      .split('\r\n')
+      .filter((line) => /^\d{3} /.test(line))
+      .map((line) => line.slice(0, 3));
     expect(codes).toEqual(['250', '250', '250', '550', '250', '354', '250']);
     const received = (await runtime.sim.events(0, 1000)).events.filter((event) => event.type === 'email.received');
     expect(received.map((event) => event.data.subject)).toEqual(['Grüße', 'Grüße']);

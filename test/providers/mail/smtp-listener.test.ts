@@ -120,15 +120,18 @@ describe('SMTP listener', () => {
       const socket = net.connect({ port: smtp.port, host: '127.0.0.1' });
       let buffer = '';
       socket.on('error', reject);
-      socket.once('data', () =>
-        socket.write(`HELO client.example.com\r\nMAIL FROM:<zoe@example.com>\r\nRCPT TO:<bob@agents.test>\r\nDATA\r\n${dataOf(RAW)}QUIT\r\n`),
-      );
+      socket.once('data', () => socket.write(`HELO client.example.com\r\nMAIL FROM:<zoe@example.com>\r\nRCPT TO:<bob@agents.test>\r\nDATA\r\n${dataOf(RAW)}QUIT\r\n`));
       socket.on('data', (chunk: Buffer) => (buffer += chunk.toString('utf8')));
       // The server ends the session: the client's socket sees the end without closing it itself.
       socket.on('close', () => resolve({ replies: buffer, closed: true }));
     });
     expect(closed).toBe(true);
-    expect(replies.split('\r\n').filter(Boolean).map((line) => line.slice(0, 3))).toEqual(['220', '250', '250', '250', '354', '250', '221']);
+    expect(
+      replies
+        .split('\r\n')
+        .filter(Boolean)
+        .map((line) => line.slice(0, 3)),
+    ).toEqual(['220', '250', '250', '250', '354', '250', '221']);
     expect((await bob.email.list()).messages.map((message) => message.subject)).toEqual(['Café ☕']);
   });
 
@@ -178,8 +181,7 @@ describe('SMTP listener', () => {
     } finally {
       session.close();
     }
-    const collections = (snapshot: Awaited<ReturnType<Runtime['sim']['snapshot']>>) =>
-      Object.fromEntries(Object.entries(snapshot.store.collections).filter(([name]) => name.startsWith('email_') || name === 'events'));
+    const collections = (snapshot: Awaited<ReturnType<Runtime['sim']['snapshot']>>) => Object.fromEntries(Object.entries(snapshot.store.collections).filter(([name]) => name.startsWith('email_') || name === 'events'));
     expect(canonicalJson(collections(await runtime.sim.snapshot()))).toBe(canonicalJson(collections(await viaSim.sim.snapshot())));
   });
 });

@@ -102,7 +102,6 @@ describe.each(STORE_KINDS.filter((kind) => kind.alone))('$name runs async transa
     expect(await read).toEqual({ value: 1 });
   });
 
-
   it('refuses writes through a handle kept past its transaction', async () => {
     const store = await kind.create();
     let kept!: StoreTransaction;

@@ -18,7 +18,17 @@ describe('MemoryStore', () => {
     const store = new MemoryStore();
     const record = { id: 'a', nested: { n: 1 } };
     const other = { id: 'b', nested: { n: 2 } };
-    await store.import({ collections: { notes: { nextPosition: 3, rows: [['a', 'p', 1, record], ['b', 'p', 2, other]] } } });
+    await store.import({
+      collections: {
+        notes: {
+          nextPosition: 3,
+          rows: [
+            ['a', 'p', 1, record],
+            ['b', 'p', 2, other],
+          ],
+        },
+      },
+    });
     expect(await store.view.get('notes', 'a')).toBe(record);
     expect(Object.isFrozen(record.nested)).toBe(true);
     expect((await store.export()).collections.notes!.rows[1]![3]).toBe(other);
@@ -33,9 +43,7 @@ describe('MemoryStore', () => {
     for (let i = 1; i <= 990; i++) await store.transaction((tx) => tx.remove('jobs', `j${i}`));
     const page = await store.view.page<{ i: number }>('jobs', { partition: '', limit: 5 });
     expect(page.items.map((item) => item.record.i)).toEqual([1000, 999, 998, 997, 996]);
-    expect((await store.view.page<{ i: number }>('jobs', { partition: '', limit: 20, order: 'oldest' })).items.map((item) => item.position)).toEqual([
-      991, 992, 993, 994, 995, 996, 997, 998, 999, 1000,
-    ]);
+    expect((await store.view.page<{ i: number }>('jobs', { partition: '', limit: 20, order: 'oldest' })).items.map((item) => item.position)).toEqual([991, 992, 993, 994, 995, 996, 997, 998, 999, 1000]);
     expect(await store.view.count('jobs')).toBe(10);
   });
 
@@ -70,6 +78,18 @@ describe('MemoryStore', () => {
 
   it('refuses an import that names one positional id twice', async () => {
     const store = new MemoryStore();
-    await expect(store.import({ collections: { log: { nextPosition: 3, rows: [['1', '', 1, {}], ['1', '', 1, {}]] } } })).rejects.toThrow('duplicate id 1 in log');
+    await expect(
+      store.import({
+        collections: {
+          log: {
+            nextPosition: 3,
+            rows: [
+              ['1', '', 1, {}],
+              ['1', '', 1, {}],
+            ],
+          },
+        },
+      }),
+    ).rejects.toThrow('duplicate id 1 in log');
   });
 });

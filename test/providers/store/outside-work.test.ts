@@ -131,7 +131,7 @@ describe('a webhook retry on SQLite', () => {
     server = undefined;
   });
 
-  it('POSTs after the retry job\'s claim is durable: a write made while the receiver answers commits first', async () => {
+  it("POSTs after the retry job's claim is durable: a write made while the receiver answers commits first", async () => {
     let runtime!: Runtime;
     const attempts: string[] = [];
     server = createServer((request, response) => {

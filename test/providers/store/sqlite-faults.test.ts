@@ -139,8 +139,7 @@ describe('a write that fails', () => {
       return pageBytes / 4096;
     })();
     const runtime = await createRuntime({ store: open(file, { maxPages: pages + 4 }), onInternalError: () => undefined });
-    const send = (target: typeof runtime, subject: string, text: string) =>
-      target.dispatch({ routeId: 'email.send', bearer: alice.api_key, body: { to: ['bob@agents.test'], subject, text } });
+    const send = (target: typeof runtime, subject: string, text: string) => target.dispatch({ routeId: 'email.send', bearer: alice.api_key, body: { to: ['bob@agents.test'], subject, text } });
     // What a request would draw from the state before the failure: a twin world restored from it.
     const twin = await createRuntime();
     await twin.sim.restore(await runtime.sim.snapshot());
@@ -155,7 +154,7 @@ describe('a write that fails', () => {
 });
 
 describe('a restore while a commit is pending', () => {
-  it('rejects with the commit\'s failure and imports nothing when that COMMIT fails', async () => {
+  it("rejects with the commit's failure and imports nothing when that COMMIT fails", async () => {
     const store = open(path.join(dir, 'pending.db'));
     await store.transaction((tx) => tx.insert('notes', 'kept', { text: 'x' }, 'p'));
     // The next COMMIT fails the way a full disk or an I/O error makes it fail.

@@ -38,7 +38,13 @@ function fixture(): StoreSnapshot {
   return {
     collections: {
       notes: { nextPosition: 45, rows: notes },
-      users: { nextPosition: 3, rows: [['u1', '', 1, { name: 'ann' }], ['u2', '', 2, { name: 'ben' }]] },
+      users: {
+        nextPosition: 3,
+        rows: [
+          ['u1', '', 1, { name: 'ann' }],
+          ['u2', '', 2, { name: 'ben' }],
+        ],
+      },
       empty: { nextPosition: 7, rows: [] },
     },
   };

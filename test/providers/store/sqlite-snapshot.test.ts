@@ -84,7 +84,17 @@ describe('SqliteStore snapshots', () => {
     const store = open('d.db');
     await store.import(shuffledSnapshot());
     const before = JSON.stringify(await store.export());
-    const duplicate: StoreSnapshot = { collections: { notes: { nextPosition: 3, rows: [['x', '', 1, {}], ['x', '', 2, {}]] } } };
+    const duplicate: StoreSnapshot = {
+      collections: {
+        notes: {
+          nextPosition: 3,
+          rows: [
+            ['x', '', 1, {}],
+            ['x', '', 2, {}],
+          ],
+        },
+      },
+    };
     await expect(store.import(duplicate)).rejects.toThrow();
     expect(JSON.stringify(await store.export())).toBe(before);
   });

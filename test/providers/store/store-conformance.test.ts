@@ -218,9 +218,11 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     store.onCommit(() => void order.push('sync hook'));
 
     let resolved = false;
-    const pending = store.transaction((tx) => tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p')).then(() => {
-      resolved = true;
-    });
+    const pending = store
+      .transaction((tx) => tx.insert<Note>('notes', 'a', { id: 'a', text: '' }, 'p'))
+      .then(() => {
+        resolved = true;
+      });
     // A durable store commits on a later event-loop turn: wait for the hook to start.
     while (hookRuns === 0) await new Promise((resolve) => setImmediate(resolve));
     for (let i = 0; i < 10; i++) await Promise.resolve();
@@ -232,7 +234,11 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
     expect(order).toEqual(['sync hook']);
 
     await store.transaction((tx) => tx.get('notes', 'a'));
-    await expect(store.transaction(async () => { throw new Error('x'); })).rejects.toThrow('x');
+    await expect(
+      store.transaction(async () => {
+        throw new Error('x');
+      }),
+    ).rejects.toThrow('x');
     expect(hookRuns).toBe(1);
   });
 
@@ -326,7 +332,10 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
       await seed(store, 5);
       await store.transaction((tx) => tx.remove('notes', 'n2'));
       const first = await store.view.page<Note>('notes', { partition: 'p', limit: 2, order: 'oldest' });
-      expect(first.items.map((item) => [item.record.id, item.position])).toEqual([['n1', 1], ['n3', 3]]);
+      expect(first.items.map((item) => [item.record.id, item.position])).toEqual([
+        ['n1', 1],
+        ['n3', 3],
+      ]);
       expect(first.hasMore).toBe(true);
       expect(await ids(store, { partition: 'p', limit: 10, order: 'oldest', after: 3 })).toEqual(['n4', 'n5']);
       expect((await store.view.page('notes', { partition: 'p', limit: 2, order: 'oldest', after: 3 })).hasMore).toBe(false);
@@ -450,7 +459,7 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     expect(calls).toEqual(['applied', 'committed']);
   });
 
-  it('commits a unit\'s transactions and its last step together, answering after all of them', async () => {
+  it("commits a unit's transactions and its last step together, answering after all of them", async () => {
     const store = await kind.create();
     const committed: string[] = [];
     const result = await store.unit(

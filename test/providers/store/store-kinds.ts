@@ -61,8 +61,4 @@ function postgresKind(): StoreKind {
 }
 
 /** Every Store implementation of the project (PostgreSQL where a server can run; the reason is printed otherwise). */
-export const STORE_KINDS: StoreKind[] = [
-  { name: 'MemoryStore', alone: true, create: async () => new MemoryStore(), cleanup: async () => {} },
-  sqliteKind(),
-  ...(postgresSkipReason() === null ? [postgresKind()] : []),
-];
+export const STORE_KINDS: StoreKind[] = [{ name: 'MemoryStore', alone: true, create: async () => new MemoryStore(), cleanup: async () => {} }, sqliteKind(), ...(postgresSkipReason() === null ? [postgresKind()] : [])];

@@ -16,7 +16,13 @@ describe('X-Twilio-Signature', () => {
   it("reproduces Twilio's published vectors, parameters in any order, repeated names included", () => {
     expect(twilioSignature(TOKEN, URL, PARAMS)).toBe('RSOYDt4T1cUTdK1PDd93/VVr8B8=');
     expect(twilioSignature(TOKEN, URL, [...PARAMS].reverse())).toBe('RSOYDt4T1cUTdK1PDd93/VVr8B8=');
-    const repeated: Array<[string, string]> = [['Sid', 'CA123'], ['SidAccount', 'AC123'], ['Digits', '5678'], ['Digits', '1234'], ['Digits', '1234']];
+    const repeated: Array<[string, string]> = [
+      ['Sid', 'CA123'],
+      ['SidAccount', 'AC123'],
+      ['Digits', '5678'],
+      ['Digits', '1234'],
+      ['Digits', '1234'],
+    ];
     expect(twilioSignature(TOKEN, URL, repeated)).toBe('IK+Dwps556ElfBT0I3Rgjkr1wJU=');
   });
 

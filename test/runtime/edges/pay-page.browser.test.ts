@@ -26,11 +26,9 @@ class Browser {
   private readonly process: ChildProcess;
 
   constructor() {
-    this.process = spawn(
-      CHROMIUM,
-      ['--headless=new', '--remote-debugging-pipe', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check', `--user-data-dir=${this.profile}`, 'about:blank'],
-      { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
-    );
+    this.process = spawn(CHROMIUM, ['--headless=new', '--remote-debugging-pipe', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check', `--user-data-dir=${this.profile}`, 'about:blank'], {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
+    });
     (this.process.stdio[4] as Readable).on('data', (chunk: Buffer) => {
       this.buffer += chunk.toString('utf8');
       let end: number;

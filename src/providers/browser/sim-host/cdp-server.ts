@@ -25,7 +25,13 @@ interface Connection {
   sessions: Map<string, Session>;
 }
 
-const VERSION = { protocolVersion: '1.3', product: 'Chrome/131.0.0.0', revision: '@agent-services-simulated', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36 agent-services-simulated', jsVersion: '13.1' };
+const VERSION = {
+  protocolVersion: '1.3',
+  product: 'Chrome/131.0.0.0',
+  revision: '@agent-services-simulated',
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36 agent-services-simulated',
+  jsVersion: '13.1',
+};
 const CONTEXT = 'DEFAULTCONTEXT';
 const BROWSER_TARGET = { targetId: 'BROWSER', type: 'browser', title: '', url: '', attached: true, canAccessOpener: false };
 
@@ -184,8 +190,15 @@ export class CdpServer implements PageSink {
     const attributes: string[] = [];
     for (const attribute of node.attributes ?? []) attributes.push(attribute.name, attribute.value);
     return {
-      nodeId: 0, backendNodeId: page.backendId(node), nodeType: node.nodeType, nodeName: node.nodeName, localName: node.localName ?? '', nodeValue: node.nodeValue ?? '',
-      childNodeCount: node.childNodes?.length ?? 0, ...(node.nodeType === 1 ? { attributes } : {}), ...(node.nodeType === 9 ? { documentURL: page.url, baseURL: page.url, frameId: page.targetId } : {}),
+      nodeId: 0,
+      backendNodeId: page.backendId(node),
+      nodeType: node.nodeType,
+      nodeName: node.nodeName,
+      localName: node.localName ?? '',
+      nodeValue: node.nodeValue ?? '',
+      childNodeCount: node.childNodes?.length ?? 0,
+      ...(node.nodeType === 1 ? { attributes } : {}),
+      ...(node.nodeType === 9 ? { documentURL: page.url, baseURL: page.url, frameId: page.targetId } : {}),
       ...(depth > 0 ? { children: [...(node.childNodes ?? [])].map((child: any) => this.describe(page, child, depth - 1)) } : {}),
     };
   }
@@ -315,7 +328,14 @@ export class CdpServer implements PageSink {
       case 'Runtime.getProperties': {
         const { value, contextId } = this.objects.get(String(params.objectId));
         const page = this.pageOf(session);
-        const result = Object.keys(value as object).map((name) => ({ name, enumerable: true, configurable: true, writable: true, isOwn: true, value: this.objects.wrap((value as Record<string, unknown>)[name], contextId, false, page.window) }));
+        const result = Object.keys(value as object).map((name) => ({
+          name,
+          enumerable: true,
+          configurable: true,
+          writable: true,
+          isOwn: true,
+          value: this.objects.wrap((value as Record<string, unknown>)[name], contextId, false, page.window),
+        }));
         return { result };
       }
       case 'Runtime.releaseObject':
@@ -381,4 +401,3 @@ export class CdpServer implements PageSink {
     return {};
   }
 }
-

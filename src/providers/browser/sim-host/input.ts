@@ -15,7 +15,16 @@ function targetAt(page: SimPage, x: number, y: number): any {
 export function dispatchMouse(page: SimPage, params: { type: string; x: number; y: number; button?: string; clickCount?: number }): void {
   const window = page.window;
   const target = targetAt(page, params.x, params.y);
-  const init = { bubbles: true, cancelable: true, composed: true, clientX: params.x, clientY: params.y, button: params.button === 'right' ? 2 : params.button === 'middle' ? 1 : 0, detail: params.clickCount ?? 1, view: window };
+  const init = {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    clientX: params.x,
+    clientY: params.y,
+    button: params.button === 'right' ? 2 : params.button === 'middle' ? 1 : 0,
+    detail: params.clickCount ?? 1,
+    view: window,
+  };
   if (params.type === 'mouseMoved') {
     target.dispatchEvent(new window.MouseEvent('mousemove', init));
   } else if (params.type === 'mousePressed') {

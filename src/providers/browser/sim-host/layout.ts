@@ -24,7 +24,45 @@ export interface Layout {
 }
 
 const HIDDEN = new Set(['HEAD', 'SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'TITLE', 'META', 'LINK', 'BASE']);
-const BLOCK = new Set(['HTML', 'BODY', 'DIV', 'P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'FORM', 'FIELDSET', 'LEGEND', 'UL', 'OL', 'LI', 'DL', 'DT', 'DD', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'MAIN', 'NAV', 'ASIDE', 'TABLE', 'TBODY', 'THEAD', 'TR', 'PRE', 'BLOCKQUOTE', 'HR', 'FIGURE', 'ADDRESS', 'DETAILS', 'SUMMARY']);
+const BLOCK = new Set([
+  'HTML',
+  'BODY',
+  'DIV',
+  'P',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'FORM',
+  'FIELDSET',
+  'LEGEND',
+  'UL',
+  'OL',
+  'LI',
+  'DL',
+  'DT',
+  'DD',
+  'SECTION',
+  'ARTICLE',
+  'HEADER',
+  'FOOTER',
+  'MAIN',
+  'NAV',
+  'ASIDE',
+  'TABLE',
+  'TBODY',
+  'THEAD',
+  'TR',
+  'PRE',
+  'BLOCKQUOTE',
+  'HR',
+  'FIGURE',
+  'ADDRESS',
+  'DETAILS',
+  'SUMMARY',
+]);
 const HEADING_SIZE: Record<string, number> = { H1: 32, H2: 24, H3: 19, H4: 16, H5: 13, H6: 11 };
 const MARGIN: Record<string, number> = { P: 16, UL: 16, OL: 16, DL: 16, FORM: 0, BLOCKQUOTE: 16, PRE: 13, FIELDSET: 8, HR: 8, FIGURE: 16 };
 const INDENT: Record<string, number> = { UL: 40, OL: 40, DD: 40, BLOCKQUOTE: 40, FIELDSET: 12 };

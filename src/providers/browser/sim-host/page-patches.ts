@@ -48,7 +48,12 @@ export function installGeometry(window: any, geometry: Geometry): void {
     };
     elementProto.scrollIntoView = function () {};
     elementProto.scrollIntoViewIfNeeded = function () {};
-    for (const [name, pick] of [['clientWidth', 'width'], ['clientHeight', 'height'], ['offsetWidth', 'width'], ['offsetHeight', 'height']] as const) {
+    for (const [name, pick] of [
+      ['clientWidth', 'width'],
+      ['clientHeight', 'height'],
+      ['offsetWidth', 'width'],
+      ['offsetHeight', 'height'],
+    ] as const) {
       const proto = owner(sample, name) ?? elementProto;
       Object.defineProperty(proto, name, {
         configurable: true,

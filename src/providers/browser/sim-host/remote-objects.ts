@@ -14,7 +14,10 @@ export interface CallArgument {
 
 /** Thrown for protocol errors (answered as `{error: {code, message}}`). */
 export class ProtocolError extends Error {
-  constructor(message: string, readonly code = -32000) {
+  constructor(
+    message: string,
+    readonly code = -32000,
+  ) {
     super(message);
   }
 }
@@ -59,7 +62,9 @@ export class RemoteObjects {
       case 'string':
         return { type: typeof value, value };
       case 'number':
-        return Number.isFinite(value) && !Object.is(value, -0) ? { type: 'number', value, description: String(value) } : { type: 'number', unserializableValue: Object.is(value, -0) ? '-0' : String(value), description: String(value) };
+        return Number.isFinite(value) && !Object.is(value, -0)
+          ? { type: 'number', value, description: String(value) }
+          : { type: 'number', unserializableValue: Object.is(value, -0) ? '-0' : String(value), description: String(value) };
       case 'bigint':
         return { type: 'bigint', unserializableValue: `${value}n`, description: `${value}n` };
       default:
@@ -87,11 +92,16 @@ export class RemoteObjects {
 
   /** Calls a function declaration with a `this` and arguments in a window's context. */
   async call(window: any, contextId: number, declaration: string, self: unknown, args: unknown[], options: { byValue: boolean; awaitPromise: boolean }): Promise<EvaluationAnswer> {
-    return this.settle(() => {
-      const fn = new vm.Script(`(${declaration}\n)`, { filename: 'callFunctionOn' }).runInContext(window) as (...values: unknown[]) => unknown;
-      if (typeof fn !== 'function') throw new ProtocolError('Given expression does not evaluate to a function');
-      return fn.apply(self, args);
-    }, window, contextId, options);
+    return this.settle(
+      () => {
+        const fn = new vm.Script(`(${declaration}\n)`, { filename: 'callFunctionOn' }).runInContext(window) as (...values: unknown[]) => unknown;
+        if (typeof fn !== 'function') throw new ProtocolError('Given expression does not evaluate to a function');
+        return fn.apply(self, args);
+      },
+      window,
+      contextId,
+      options,
+    );
   }
 
   private async settle(run: () => unknown, window: any, contextId: number, options: { byValue: boolean; awaitPromise: boolean }): Promise<EvaluationAnswer> {

@@ -76,9 +76,17 @@ export class SimPage {
     const url = new URL(this.url);
     const origin = url.protocol === 'about:' ? '://' : url.origin;
     return {
-      id: this.targetId, loaderId: this.loaderId, url: this.url.split('#')[0], ...(url.hash ? { urlFragment: url.hash } : {}), domainAndRegistry: '', securityOrigin: origin,
-      mimeType: 'text/html', adFrameStatus: { adFrameType: 'none' }, secureContextType: url.protocol === 'https:' ? 'Secure' : 'InsecureScheme',
-      crossOriginIsolatedContextType: 'NotIsolated', gatedAPIFeatures: [],
+      id: this.targetId,
+      loaderId: this.loaderId,
+      url: this.url.split('#')[0],
+      ...(url.hash ? { urlFragment: url.hash } : {}),
+      domainAndRegistry: '',
+      securityOrigin: origin,
+      mimeType: 'text/html',
+      adFrameStatus: { adFrameType: 'none' },
+      secureContextType: url.protocol === 'https:' ? 'Secure' : 'InsecureScheme',
+      crossOriginIsolatedContextType: 'NotIsolated',
+      gatedAPIFeatures: [],
     };
   }
 
@@ -181,12 +189,10 @@ export class SimPage {
       this.loaded('load');
       finished?.();
     };
-    this.page
-      .goto(url, { timeout: this.navigationTimeoutMs })
-      .then(done, (error: unknown) => {
-        this.responded(this.page.mainFrame.window, /timed out|timeout/i.test(String(error)) ? 'net::ERR_TIMED_OUT' : 'net::ERR_CONNECTION_REFUSED');
-        done();
-      });
+    this.page.goto(url, { timeout: this.navigationTimeoutMs }).then(done, (error: unknown) => {
+      this.responded(this.page.mainFrame.window, /timed out|timeout/i.test(String(error)) ? 'net::ERR_TIMED_OUT' : 'net::ERR_CONNECTION_REFUSED');
+      done();
+    });
     if (/^about:/i.test(url)) queueMicrotask(() => this.responded(this.page.mainFrame.window));
   }
 
@@ -252,7 +258,10 @@ export class SimPage {
   contextInfo(context: ExecutionContext): Record<string, unknown> {
     const url = new URL(this.url);
     return {
-      id: context.id, origin: url.protocol === 'about:' ? '://' : url.origin, name: context.name, uniqueId: context.uniqueId,
+      id: context.id,
+      origin: url.protocol === 'about:' ? '://' : url.origin,
+      name: context.name,
+      uniqueId: context.uniqueId,
       auxData: { isDefault: context.isDefault, type: context.isDefault ? 'default' : 'isolated', frameId: this.targetId },
     };
   }

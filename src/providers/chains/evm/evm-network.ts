@@ -1,14 +1,4 @@
-import {
-  createPublicClient,
-  custom,
-  encodeFunctionData,
-  http,
-  keccak256,
-  parseAbiItem,
-  type EIP1193Provider,
-  type Hex,
-  type PublicClient,
-} from 'viem';
+import { createPublicClient, custom, encodeFunctionData, http, keccak256, parseAbiItem, type EIP1193Provider, type Hex, type PublicClient } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import type { ChainAsset, ObservedDeposit } from '../../../core/ports/chain-networks.js';
 import { USDC_ABI } from './usdc-artifact.js';
@@ -22,9 +12,7 @@ const TOKEN_GAS = 100_000n;
 const TIP = 1_000_000_000n;
 
 /** How an EVM network is reached. */
-export type EvmConnection =
-  | { kind: 'local'; nowMs: number; blockMs: number }
-  | { kind: 'rpc'; url: string };
+export type EvmConnection = { kind: 'local'; nowMs: number; blockMs: number } | { kind: 'rpc'; url: string };
 
 /** What a network is configured with. */
 export interface EvmNetworkOptions {
@@ -113,8 +101,14 @@ export class EvmNetwork {
         const receiver = log.args.to!;
         if (log.args.value! > 0n && (await isCustody(receiver))) {
           found.push({
-            key: `${log.transactionHash}:${log.logIndex}`, reference: log.transactionHash!, block: Number(log.blockNumber), block_hash: log.blockHash!,
-            from: log.args.from!, to: receiver, asset: 'usdc', amount: log.args.value!,
+            key: `${log.transactionHash}:${log.logIndex}`,
+            reference: log.transactionHash!,
+            block: Number(log.blockNumber),
+            block_hash: log.blockHash!,
+            from: log.args.from!,
+            to: receiver,
+            asset: 'usdc',
+            amount: log.args.value!,
           });
         }
       }
@@ -232,10 +226,7 @@ export class EvmNetwork {
     await this.ready;
     if (!this.local) throw new Error(`${this.name} is not a local chain`);
     const faucet = this.local.faucet;
-    const request =
-      asset === 'eth'
-        ? { from: faucet, to, value: `0x${amount.toString(16)}` }
-        : { from: faucet, to: this.usdc, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) };
+    const request = asset === 'eth' ? { from: faucet, to, value: `0x${amount.toString(16)}` } : { from: faucet, to: this.usdc, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) };
     return (await this.local.provider.request({ method: 'eth_sendTransaction', params: [request as never] })) as Hex;
   }
 

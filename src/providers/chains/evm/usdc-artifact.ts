@@ -3,264 +3,265 @@
 /** ABI of the local chains' usdc (an ERC-20 with 6 decimals and a faucet-only `mint`). */
 export const USDC_ABI = [
   {
-    "inputs": [],
-    "stateMutability": "nonpayable",
-    "type": "constructor"
+    inputs: [],
+    stateMutability: 'nonpayable',
+    type: 'constructor',
   },
   {
-    "anonymous": false,
-    "inputs": [
+    anonymous: false,
+    inputs: [
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "owner",
-        "type": "address"
+        indexed: true,
+        internalType: 'address',
+        name: 'owner',
+        type: 'address',
       },
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "spender",
-        "type": "address"
+        indexed: true,
+        internalType: 'address',
+        name: 'spender',
+        type: 'address',
       },
       {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "value",
-        "type": "uint256"
-      }
+        indexed: false,
+        internalType: 'uint256',
+        name: 'value',
+        type: 'uint256',
+      },
     ],
-    "name": "Approval",
-    "type": "event"
+    name: 'Approval',
+    type: 'event',
   },
   {
-    "anonymous": false,
-    "inputs": [
+    anonymous: false,
+    inputs: [
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "from",
-        "type": "address"
+        indexed: true,
+        internalType: 'address',
+        name: 'from',
+        type: 'address',
       },
       {
-        "indexed": true,
-        "internalType": "address",
-        "name": "to",
-        "type": "address"
+        indexed: true,
+        internalType: 'address',
+        name: 'to',
+        type: 'address',
       },
       {
-        "indexed": false,
-        "internalType": "uint256",
-        "name": "value",
-        "type": "uint256"
-      }
+        indexed: false,
+        internalType: 'uint256',
+        name: 'value',
+        type: 'uint256',
+      },
     ],
-    "name": "Transfer",
-    "type": "event"
+    name: 'Transfer',
+    type: 'event',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
+        internalType: 'address',
+        name: '',
+        type: 'address',
       },
       {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
+        internalType: 'address',
+        name: '',
+        type: 'address',
+      },
     ],
-    "name": "allowance",
-    "outputs": [
+    name: 'allowance',
+    outputs: [
       {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
+        internalType: 'uint256',
+        name: '',
+        type: 'uint256',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "address",
-        "name": "spender",
-        "type": "address"
+        internalType: 'address',
+        name: 'spender',
+        type: 'address',
       },
       {
-        "internalType": "uint256",
-        "name": "value",
-        "type": "uint256"
-      }
+        internalType: 'uint256',
+        name: 'value',
+        type: 'uint256',
+      },
     ],
-    "name": "approve",
-    "outputs": [
+    name: 'approve',
+    outputs: [
       {
-        "internalType": "bool",
-        "name": "",
-        "type": "bool"
-      }
+        internalType: 'bool',
+        name: '',
+        type: 'bool',
+      },
     ],
-    "stateMutability": "nonpayable",
-    "type": "function"
+    stateMutability: 'nonpayable',
+    type: 'function',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
+        internalType: 'address',
+        name: '',
+        type: 'address',
+      },
     ],
-    "name": "balanceOf",
-    "outputs": [
+    name: 'balanceOf',
+    outputs: [
       {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
+        internalType: 'uint256',
+        name: '',
+        type: 'uint256',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [],
-    "name": "decimals",
-    "outputs": [
+    inputs: [],
+    name: 'decimals',
+    outputs: [
       {
-        "internalType": "uint8",
-        "name": "",
-        "type": "uint8"
-      }
+        internalType: 'uint8',
+        name: '',
+        type: 'uint8',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "address",
-        "name": "to",
-        "type": "address"
+        internalType: 'address',
+        name: 'to',
+        type: 'address',
       },
       {
-        "internalType": "uint256",
-        "name": "value",
-        "type": "uint256"
-      }
+        internalType: 'uint256',
+        name: 'value',
+        type: 'uint256',
+      },
     ],
-    "name": "mint",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
+    name: 'mint',
+    outputs: [],
+    stateMutability: 'nonpayable',
+    type: 'function',
   },
   {
-    "inputs": [],
-    "name": "minter",
-    "outputs": [
+    inputs: [],
+    name: 'minter',
+    outputs: [
       {
-        "internalType": "address",
-        "name": "",
-        "type": "address"
-      }
+        internalType: 'address',
+        name: '',
+        type: 'address',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [],
-    "name": "name",
-    "outputs": [
+    inputs: [],
+    name: 'name',
+    outputs: [
       {
-        "internalType": "string",
-        "name": "",
-        "type": "string"
-      }
+        internalType: 'string',
+        name: '',
+        type: 'string',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [],
-    "name": "symbol",
-    "outputs": [
+    inputs: [],
+    name: 'symbol',
+    outputs: [
       {
-        "internalType": "string",
-        "name": "",
-        "type": "string"
-      }
+        internalType: 'string',
+        name: '',
+        type: 'string',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [],
-    "name": "totalSupply",
-    "outputs": [
+    inputs: [],
+    name: 'totalSupply',
+    outputs: [
       {
-        "internalType": "uint256",
-        "name": "",
-        "type": "uint256"
-      }
+        internalType: 'uint256',
+        name: '',
+        type: 'uint256',
+      },
     ],
-    "stateMutability": "view",
-    "type": "function"
+    stateMutability: 'view',
+    type: 'function',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "address",
-        "name": "to",
-        "type": "address"
+        internalType: 'address',
+        name: 'to',
+        type: 'address',
       },
       {
-        "internalType": "uint256",
-        "name": "value",
-        "type": "uint256"
-      }
+        internalType: 'uint256',
+        name: 'value',
+        type: 'uint256',
+      },
     ],
-    "name": "transfer",
-    "outputs": [
+    name: 'transfer',
+    outputs: [
       {
-        "internalType": "bool",
-        "name": "",
-        "type": "bool"
-      }
+        internalType: 'bool',
+        name: '',
+        type: 'bool',
+      },
     ],
-    "stateMutability": "nonpayable",
-    "type": "function"
+    stateMutability: 'nonpayable',
+    type: 'function',
   },
   {
-    "inputs": [
+    inputs: [
       {
-        "internalType": "address",
-        "name": "from",
-        "type": "address"
+        internalType: 'address',
+        name: 'from',
+        type: 'address',
       },
       {
-        "internalType": "address",
-        "name": "to",
-        "type": "address"
+        internalType: 'address',
+        name: 'to',
+        type: 'address',
       },
       {
-        "internalType": "uint256",
-        "name": "value",
-        "type": "uint256"
-      }
+        internalType: 'uint256',
+        name: 'value',
+        type: 'uint256',
+      },
     ],
-    "name": "transferFrom",
-    "outputs": [
+    name: 'transferFrom',
+    outputs: [
       {
-        "internalType": "bool",
-        "name": "",
-        "type": "bool"
-      }
+        internalType: 'bool',
+        name: '',
+        type: 'bool',
+      },
     ],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  }
+    stateMutability: 'nonpayable',
+    type: 'function',
+  },
 ] as const;
 
 /** Creation bytecode of the local chains' usdc. */
-export const USDC_BYTECODE = '0x60a0604052348015600e575f5ffd5b50336080526080516106b76100315f395f818160f4015261034f01526106b75ff3fe608060405234801561000f575f5ffd5b50600436106100a6575f3560e01c8063313ce5671161006e578063313ce5671461017a57806340c10f191461019457806370a08231146101a957806395d89b41146101c8578063a9059cbb146101eb578063dd62ed3e146101fe575f5ffd5b806306fdde03146100aa57806307546172146100ef578063095ea7b31461012e57806318160ddd1461015157806323b872dd14610167575b5f5ffd5b6100d96040518060400160405280601081526020016f55534420436f696e20286c6f63616c2960801b81525081565b6040516100e69190610544565b60405180910390f35b6101167f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016100e6565b61014161013c366004610594565b610228565b60405190151581526020016100e6565b6101595f5481565b6040519081526020016100e6565b6101416101753660046105bc565b610294565b610182600681565b60405160ff90911681526020016100e6565b6101a76101a2366004610594565b610344565b005b6101596101b73660046105f6565b60016020525f908152604090205481565b6100d9604051806040016040528060048152602001635553444360e01b81525081565b6101416101f9366004610594565b610432565b61015961020c366004610616565b600260209081525f928352604080842090915290825290205481565b335f8181526002602090815260408083206001600160a01b038716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906102829086815260200190565b60405180910390a35060015b92915050565b6001600160a01b0383165f908152600260209081526040808320338452909152812054828110156102f85760405162461bcd60e51b8152602060048201526009602482015268616c6c6f77616e636560b81b60448201526064015b60405180910390fd5b5f19811461032e5761030a838261065b565b6001600160a01b0386165f9081526002602090815260408083203384529091529020555b610339858585610447565b506001949350505050565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146103ad5760405162461bcd60e51b815260206004820152600e60248201526d3737ba103a34329036b4b73a32b960911b60448201526064016102ef565b805f5f8282546103bd919061066e565b90915550506001600160a01b0382165f90815260016020526040812080548392906103e990849061066e565b90915550506040518181526001600160a01b038316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b5f61043e338484610447565b50600192915050565b6001600160a01b0383165f908152600160205260409020548111156104985760405162461bcd60e51b815260206004820152600760248201526662616c616e636560c81b60448201526064016102ef565b6001600160a01b0383165f90815260016020526040812080548392906104bf90849061065b565b90915550506001600160a01b0382165f90815260016020526040812080548392906104eb90849061066e565b92505081905550816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef8360405161053791815260200190565b60405180910390a3505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b038116811461058f575f5ffd5b919050565b5f5f604083850312156105a5575f5ffd5b6105ae83610579565b946020939093013593505050565b5f5f5f606084860312156105ce575f5ffd5b6105d784610579565b92506105e560208501610579565b929592945050506040919091013590565b5f60208284031215610606575f5ffd5b61060f82610579565b9392505050565b5f5f60408385031215610627575f5ffd5b61063083610579565b915061063e60208401610579565b90509250929050565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561028e5761028e610647565b8082018082111561028e5761028e61064756fea26469706673582212206e479ad39698bb75e254be699476002c7eb563c5a37fbbe4ecb4d9bafff34eef64736f6c63430008250033' as const;
+export const USDC_BYTECODE =
+  '0x60a0604052348015600e575f5ffd5b50336080526080516106b76100315f395f818160f4015261034f01526106b75ff3fe608060405234801561000f575f5ffd5b50600436106100a6575f3560e01c8063313ce5671161006e578063313ce5671461017a57806340c10f191461019457806370a08231146101a957806395d89b41146101c8578063a9059cbb146101eb578063dd62ed3e146101fe575f5ffd5b806306fdde03146100aa57806307546172146100ef578063095ea7b31461012e57806318160ddd1461015157806323b872dd14610167575b5f5ffd5b6100d96040518060400160405280601081526020016f55534420436f696e20286c6f63616c2960801b81525081565b6040516100e69190610544565b60405180910390f35b6101167f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016100e6565b61014161013c366004610594565b610228565b60405190151581526020016100e6565b6101595f5481565b6040519081526020016100e6565b6101416101753660046105bc565b610294565b610182600681565b60405160ff90911681526020016100e6565b6101a76101a2366004610594565b610344565b005b6101596101b73660046105f6565b60016020525f908152604090205481565b6100d9604051806040016040528060048152602001635553444360e01b81525081565b6101416101f9366004610594565b610432565b61015961020c366004610616565b600260209081525f928352604080842090915290825290205481565b335f8181526002602090815260408083206001600160a01b038716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906102829086815260200190565b60405180910390a35060015b92915050565b6001600160a01b0383165f908152600260209081526040808320338452909152812054828110156102f85760405162461bcd60e51b8152602060048201526009602482015268616c6c6f77616e636560b81b60448201526064015b60405180910390fd5b5f19811461032e5761030a838261065b565b6001600160a01b0386165f9081526002602090815260408083203384529091529020555b610339858585610447565b506001949350505050565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146103ad5760405162461bcd60e51b815260206004820152600e60248201526d3737ba103a34329036b4b73a32b960911b60448201526064016102ef565b805f5f8282546103bd919061066e565b90915550506001600160a01b0382165f90815260016020526040812080548392906103e990849061066e565b90915550506040518181526001600160a01b038316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b5f61043e338484610447565b50600192915050565b6001600160a01b0383165f908152600160205260409020548111156104985760405162461bcd60e51b815260206004820152600760248201526662616c616e636560c81b60448201526064016102ef565b6001600160a01b0383165f90815260016020526040812080548392906104bf90849061065b565b90915550506001600160a01b0382165f90815260016020526040812080548392906104eb90849061066e565b92505081905550816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef8360405161053791815260200190565b60405180910390a3505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b038116811461058f575f5ffd5b919050565b5f5f604083850312156105a5575f5ffd5b6105ae83610579565b946020939093013593505050565b5f5f5f606084860312156105ce575f5ffd5b6105d784610579565b92506105e560208501610579565b929592945050506040919091013590565b5f60208284031215610606575f5ffd5b61060f82610579565b9392505050565b5f5f60408385031215610627575f5ffd5b61063083610579565b915061063e60208401610579565b90509250929050565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561028e5761028e610647565b8082018082111561028e5761028e61064756fea26469706673582212206e479ad39698bb75e254be699476002c7eb563c5a37fbbe4ecb4d9bafff34eef64736f6c63430008250033' as const;

@@ -1,16 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { LiteSVM, TransactionMetadata } from 'litesvm';
-import {
-  address,
-  getBase64Encoder,
-  getSignatureFromTransaction,
-  getTransactionDecoder,
-  lamports,
-  type Address,
-  type Instruction,
-  type KeyPairSigner,
-  type Transaction,
-} from '@solana/kit';
+import { address, getBase64Encoder, getSignatureFromTransaction, getTransactionDecoder, lamports, type Address, type Instruction, type KeyPairSigner, type Transaction } from '@solana/kit';
 import { getCreateAccountInstruction } from '@solana-program/system';
 import { getCreateAssociatedTokenIdempotentInstruction, getInitializeMint2Instruction, getMintSize, getMintToInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { signWire, signerOf, transferInstructions, usdcAccountOf } from './solana-transactions.js';

@@ -1,11 +1,4 @@
-import {
-  address,
-  createSolanaRpc,
-  createSolanaRpcFromTransport,
-  signature as toSignature,
-  type Base64EncodedWireTransaction,
-  type RpcTransport,
-} from '@solana/kit';
+import { address, createSolanaRpc, createSolanaRpcFromTransport, signature as toSignature, type Base64EncodedWireTransaction, type RpcTransport } from '@solana/kit';
 import type { ObservedDeposit } from '../../../core/ports/chain-networks.js';
 import type { SolanaLedger } from './solana-ledger.js';
 import { usdcAccountOf } from './solana-transactions.js';
@@ -41,7 +34,11 @@ export class RpcSolana implements SolanaLedger {
   private readonly rpc;
 
   /** `transport` replaces HTTP (tests give recorded answers). */
-  constructor(url: string, private readonly mint: string | null, transport?: RpcTransport) {
+  constructor(
+    url: string,
+    private readonly mint: string | null,
+    transport?: RpcTransport,
+  ) {
     this.rpc = transport ? createSolanaRpcFromTransport(transport) : createSolanaRpc(url);
   }
 
@@ -81,9 +78,7 @@ export class RpcSolana implements SolanaLedger {
     for (let slot = from; slot <= to; slot++) {
       let block;
       try {
-        block = await this.rpc
-          .getBlock(slot, { commitment: 'confirmed', encoding: 'json', transactionDetails: 'full', rewards: false, maxSupportedTransactionVersion: 0 })
-          .send();
+        block = await this.rpc.getBlock(slot, { commitment: 'confirmed', encoding: 'json', transactionDetails: 'full', rewards: false, maxSupportedTransactionVersion: 0 }).send();
       } catch {
         continue; // a skipped slot has no block
       }

@@ -48,7 +48,10 @@ export class SolanaRails {
     const instructions = await transferInstructions(hot, transfer.asset as 'sol' | 'usdc', amount, transfer.to, this.ledger.usdcMint());
     const signed = await signWire(hot, instructions, this.lifetime!);
     const record: SolanaOutbound = {
-      reference: signed.signature, network: 'solana', transaction_id: transfer.transaction_id, wire: signed.wire,
+      reference: signed.signature,
+      network: 'solana',
+      transaction_id: transfer.transaction_id,
+      wire: signed.wire,
       last_valid_block_height: String(this.lifetime!.lastValidBlockHeight),
     };
     await tx.insert(OUTBOUND, signed.signature, record);

@@ -86,7 +86,11 @@ export class UseLiteModel {
 
   /** The model's output for one sequence of ids (given to the graph as a sparse [1, n] matrix). */
   private async run(ids: number[]): Promise<Float32Array> {
-    const indices = tf.tensor2d(ids.flatMap((_, i) => [0, i]), [ids.length, 2], 'int32');
+    const indices = tf.tensor2d(
+      ids.flatMap((_, i) => [0, i]),
+      [ids.length, 2],
+      'int32',
+    );
     const values = tf.tensor1d(ids, 'int32');
     try {
       const output = (await this.graph.executeAsync({ indices, values })) as tf.Tensor;
