@@ -77,6 +77,18 @@ export const SERVE_USAGE = `Usage: agent-services serve [--config FILE] [options
   --live               real clock and OS randomness instead of the simulation
   --issuer-key FILE    sign credentials with this private Ed25519 JWK (live mode otherwise
                        makes a new key each start, so old credentials stop verifying)
+  --chain NETWORK=MODE run ethereum, base or solana on sim (default: the simulated chain),
+                       local (a real chain inside the process: Hardhat EDR for ethereum and
+                       base, LiteSVM for solana) or an http(s) JSON-RPC URL (repeatable;
+                       docs/chains.md)
+  --usdc NETWORK=ADDR  the usdc ERC-20 contract or SPL mint of an RPC network (local deploys
+                       its own)
+  --confirmations NETWORK=N
+                       confirmation depth (default ethereum 12, base 10, solana 32; local 1)
+  --custody-mnemonic-file FILE
+                       the BIP-39 mnemonic every custody address derives from (index 0 the
+                       hot wallet, agents from 1); required for local and RPC chains;
+                       simulated chains derive one from the seed (docs/chains.md)
   --smtp-port N        also accept mail for the agents over SMTP on this port (0 picks one)
   --smtp-host HOST     address of the SMTP listener (default: --host)
   --smtp-auth U:P      offer SMTP AUTH for this one account; only an authenticated session

@@ -6,6 +6,7 @@ import type { Random } from '../core/ports/random.js';
 import type { Store } from '../core/ports/store.js';
 import type { MailTransport } from '../core/ports/mail-transport.js';
 import type { PaymentRails } from '../core/ports/payment-rails.js';
+import type { CustodyKeys } from '../core/ports/custody-keys.js';
 import type { WalletOptions } from '../core/wallet/wallet-config.js';
 import type { DocumentExtractor } from '../core/ports/document-extractor.js';
 import type { Embedder } from '../core/ports/embedder.js';
@@ -32,6 +33,8 @@ export interface ProviderOverrides {
   mailTransport?: MailTransport;
   /** Chains and bank rails of the wallet (default: the simulated ones of `src/sim`). */
   paymentRails?: PaymentRails;
+  /** Custody keys (default: BIP-39 HD keys from `wallet.custodyMnemonic(File)`, or from the seed). */
+  custodyKeys?: CustodyKeys;
   /** Embeds memories (default: the deterministic local hybrid of word vectors and `HashingEmbedder`; `LocalModelEmbedder` or `OpenAICompatibleEmbedder` for a model). */
   embedder?: Embedder;
   /** Makes each agent's vector index (default: by `memory.index`). */

@@ -7,6 +7,7 @@ import type { ResolvedConfig } from './resolve-config.js';
 import type { ServeKey } from './serve-options.js';
 import type { DkimOptions, SmtpEdgeOptions } from '../../core/email/email-config.js';
 import { dkimFlags, smtpMailFlags, type MailFlagValues } from '../mail-flags.js';
+import { anyRealChain, networkFlags, resolveChains } from '../../core/wallet/chain-config.js';
 
 /** What `serve` runs with: the runtime's options and the server's own. */
 export interface ServeSettings {
@@ -23,6 +24,27 @@ export interface ServeSettings {
    * no provider code.
    */
   providers: { twilio?: { accountSid: string; authToken: string; callbackBaseUrl: string | undefined }; openAiEmbeddings?: { baseUrl: string; model: string; apiKey?: string } };
+}
+
+/** The wallet options of `chain`, `usdc`, `confirmations` and `custody_mnemonic_file`, checked (errors pushed). */
+function chainSettings(v: ResolvedConfig['values'], errors: string[]): Pick<RuntimeOptions, 'wallet'> {
+  try {
+    const chains = networkFlags('--chain', v.chain);
+    const usdc = networkFlags('--usdc', v.usdc);
+    const depthText = networkFlags('--confirmations', v.confirmations);
+    const confirmations = depthText && Object.fromEntries(Object.entries(depthText).map(([network, text]) => [network, /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN]));
+    const wallet = {
+      ...(chains ? { chains } : {}),
+      ...(usdc ? { usdc } : {}),
+      ...(confirmations ? { confirmations } : {}),
+      ...(v.custody_mnemonic_file !== undefined ? { custodyMnemonicFile: v.custody_mnemonic_file } : {}),
+    };
+    if (anyRealChain(resolveChains(wallet)) && wallet.custodyMnemonicFile === undefined) errors.push('--chain NETWORK=local or =URL needs --custody-mnemonic-file FILE');
+    return Object.keys(wallet).length > 0 ? { wallet } : {};
+  } catch (error) {
+    errors.push((error as Error).message);
+    return {};
+  }
 }
 
 /**
@@ -66,6 +88,7 @@ export function serveSettings(config: ResolvedConfig): { settings: ServeSettings
     ...(v.advertise_url !== undefined ? { advertiseUrl: v.advertise_url.replace(/\/$/, '') } : {}),
     ...(Object.keys(memory).length > 0 ? { memory } : {}),
     ...(v.twilio_numbers !== undefined ? { phone: { numberPool: v.twilio_numbers } } : {}),
+    ...chainSettings(v, errors),
     compute: { sandbox: v.sandbox ?? 'wasm' },
     browser: { provider: v.browser ?? 'auto', ...(v.chromium !== undefined ? { chromiumPath: v.chromium } : {}) },
   };

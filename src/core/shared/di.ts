@@ -4,4 +4,4 @@
  */
 import 'reflect-metadata';
 
-export { inject, injectable, type ServiceIdentifier } from 'inversify';
+export { inject, injectable, optional, type ServiceIdentifier } from 'inversify';

@@ -27,15 +27,13 @@ export interface WalletRecord {
 }
 
 /** What kind of movement a history record belongs to. */
-export type MovementKind = 'transfer' | 'fund' | 'opening_balance' | 'invoice' | 'card';
+export type MovementKind = 'transfer' | 'fund' | 'opening_balance' | 'invoice' | 'card' | 'deposit';
 
 /** A history record as stored: the wire fields plus what the service needs to settle it. */
 export interface StoredTransaction extends WalletTransaction {
   agent_id: string;
   kind: MovementKind;
   rail: Rail | 'book' | null;
-  /** Transaction hash or bank reference of an outbound transfer, else null. */
-  reference: string | null;
 }
 
 /** Service-wide totals as amounts at each asset's precision (like balances): what came in, what fees kept, what left. */
@@ -70,6 +68,7 @@ export function toWire(record: StoredTransaction): WalletTransaction {
     network: record.network,
     fee: record.fee,
     created_at: record.created_at,
+    reference: record.reference,
   };
 }
 

@@ -2,6 +2,8 @@ import type { RailFaults } from '../ports/rail-faults.js';
 import { bindRoute, callerOf, type BoundRoute } from '../api/route.js';
 import { ApiError } from '../shared/api-error.js';
 import type { CardService } from './card.service.js';
+import type { CustodyService } from './custody.service.js';
+import type { DepositService } from './deposit.service.js';
 import type { InvoiceService } from './invoice.service.js';
 import { walletRoutes as routes, walletSimRoutes as simRoutes } from './wallet.routes.js';
 import type { WalletService } from './wallet.service.js';
@@ -9,12 +11,13 @@ import type { WalletService } from './wallet.service.js';
 /** Failure injection of simulated payment rails (absent when the rails are real). */
 
 /** Binds the wallet routes and the wallet part of the control plane to the services. */
-export function walletHandlers(wallet: WalletService, invoices: InvoiceService, cards: CardService, faults: RailFaults | undefined): BoundRoute[] {
+export function walletHandlers(wallet: WalletService, invoices: InvoiceService, cards: CardService, custody: CustodyService, deposits: DepositService, faults: RailFaults | undefined): BoundRoute[] {
   const simulatedOnly = (): never => {
     throw new ApiError('invalid_request', 'the payment rails are not simulated; failures cannot be injected');
   };
   return [
     bindRoute(routes.getBalance, (context) => wallet.balance(callerOf(context))),
+    bindRoute(routes.getAddresses, (context) => custody.addresses(callerOf(context))),
     bindRoute(routes.send, (context, { body }) => wallet.send(callerOf(context), body)),
     bindRoute(routes.listTransactions, (context, { query }) => wallet.transactions(callerOf(context), query)),
     bindRoute(routes.getTransaction, (context, { params }) => wallet.transaction(callerOf(context), params.transaction_id)),
@@ -32,5 +35,7 @@ export function walletHandlers(wallet: WalletService, invoices: InvoiceService, 
       return undefined;
     }),
     bindRoute(simRoutes.walletLedger, () => wallet.totals()),
+    bindRoute(simRoutes.chainDeposit, (_context, { body }) => deposits.deposit(body)),
+    bindRoute(simRoutes.chainHoldings, (_context, { query }) => deposits.holdings(query.network)),
   ];
 }

@@ -4,6 +4,10 @@ import {
   CardCharge,
   CardList,
   CardParams,
+  ChainDeposit,
+  ChainDepositBody,
+  ChainHoldings,
+  ChainHoldingsQuery,
   CardsQuery,
   ChargeCardBody,
   CreateCardBody,
@@ -17,6 +21,7 @@ import {
   TransactionList,
   TransactionParams,
   TransactionsQuery,
+  WalletAddresses,
   WalletBalance,
   WalletFailureBody,
   WalletFailureRule,
@@ -36,6 +41,17 @@ export const walletRoutes = {
     status: 200,
     summary: 'Fiat (usd, eur) and crypto (usdc, eth, sol) balances, each at its precision.',
     response: WalletBalance,
+  }),
+  /** The agent's own deposit address on ethereum, base and solana, with the assets each takes. `GET /v1/wallet/addresses` */
+  getAddresses: defineRoute({
+    id: 'wallet.getAddresses',
+    method: 'GET',
+    path: '/v1/wallet/addresses',
+    auth: 'agent',
+    tag: 'wallet',
+    status: 200,
+    summary: "The agent's own deposit address on ethereum, base and solana, with the assets each takes.",
+    response: WalletAddresses,
   }),
   /** Sends money to a handle, agent email, EVM or Solana address, iban: or aba: account; the fee is charged in the sent asset. `POST /v1/wallet/send` */
   send: defineRoute({
@@ -196,6 +212,30 @@ export const walletSimRoutes = {
     tag: 'simulation',
     status: 204,
     summary: 'Removes every failure rule.',
+  }),
+  /** A deposit arrives at an agent's custody address: simulated on sim networks, a real faucet transfer on local ones (refused for RPC networks). `POST /_sim/chain/deposits` */
+  chainDeposit: defineRoute({
+    id: 'sim.chainDeposit',
+    method: 'POST',
+    path: '/_sim/chain/deposits',
+    auth: 'admin',
+    tag: 'simulation',
+    status: 201,
+    summary: "A deposit arrives at an agent's custody address: simulated on sim networks, a real faucet transfer on local ones (refused for RPC networks).",
+    body: ChainDepositBody,
+    response: ChainDeposit,
+  }),
+  /** What the custody addresses hold on chain beside what the ledger owes agents there (holdings >= ledger). `GET /_sim/chain/holdings` */
+  chainHoldings: defineRoute({
+    id: 'sim.chainHoldings',
+    method: 'GET',
+    path: '/_sim/chain/holdings',
+    auth: 'admin',
+    tag: 'simulation',
+    status: 200,
+    summary: 'What the custody addresses hold on chain beside what the ledger owes agents there (holdings >= ledger).',
+    query: ChainHoldingsQuery,
+    response: ChainHoldings,
   }),
   /** Per asset: funded in = held in wallets + fees collected + sent out of the service. `GET /_sim/wallet/ledger` */
   walletLedger: defineRoute({

@@ -112,8 +112,17 @@ export const WalletTransaction = z.object({
   network: WalletNetwork.nullable(),
   fee: Fee,
   created_at: timestamp,
+  reference: z.string().nullable().describe("the chain's transaction hash or the bank's reference; null for book transfers and funding"),
 });
 export type WalletTransaction = z.infer<typeof WalletTransaction>;
+
+/** One deposit address of an agent: where `assets` sent on `network` reach its wallet. */
+export const WalletAddress = z.object({ network: WalletNetwork, address: z.string(), assets: z.array(WalletAsset) });
+export type WalletAddress = z.infer<typeof WalletAddress>;
+
+/** Answer of `GET /v1/wallet/addresses`: one address per network (ethereum, base, solana). */
+export const WalletAddresses = z.object({ addresses: z.array(WalletAddress) });
+export type WalletAddresses = z.infer<typeof WalletAddresses>;
 
 /** Query of `GET /v1/wallet/transactions`. */
 export const TransactionsQuery = z.strictObject({
@@ -222,6 +231,33 @@ export const FundWalletBody = z
   })
   .meta(amountPerAsset('asset', ASSETS));
 export type FundWalletBody = z.infer<typeof FundWalletBody>;
+
+/** Body of `POST /_sim/chain/deposits`: money arrives at an agent's custody address from outside. */
+export const ChainDepositBody = z.strictObject({
+  network: WalletNetwork,
+  asset: z.enum(['usdc', 'eth', 'sol']),
+  amount: decimalString,
+  to: z.string().min(1).max(300).describe("an agent's handle (with or without suffix), email or custody address"),
+  from: z.string().min(1).max(100).optional().describe('the sending address; only on simulated networks'),
+});
+export type ChainDepositBody = z.infer<typeof ChainDepositBody>;
+
+/** Answer of `POST /_sim/chain/deposits`. */
+export const ChainDeposit = z.object({ network: WalletNetwork, reference: z.string(), to: z.string(), asset: WalletAsset, amount: z.string() });
+export type ChainDeposit = z.infer<typeof ChainDeposit>;
+
+/** Query of `GET /_sim/chain/holdings`. */
+export const ChainHoldingsQuery = z.strictObject({ network: WalletNetwork });
+export type ChainHoldingsQuery = z.infer<typeof ChainHoldingsQuery>;
+
+/** Answer of `GET /_sim/chain/holdings`: what custody addresses hold on chain beside what the ledger owes agents there. */
+export const ChainHoldings = z.object({
+  network: WalletNetwork,
+  hot_wallet: z.string(),
+  holdings: z.record(z.string(), z.string()),
+  ledger: z.record(z.string(), z.string()),
+});
+export type ChainHoldings = z.infer<typeof ChainHoldings>;
 
 /** Body of `POST /_sim/invoices/{invoice_id}/pay` (and of the hosted page's form). */
 export const PayInvoiceBody = z.strictObject({ method: PaymentMethod });

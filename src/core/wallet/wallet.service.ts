@@ -15,6 +15,8 @@ import { planSend } from './fees.js';
 import { Ledger, WALLETS, toWire, type StoredTransaction } from './ledger.js';
 import { isExternal, parseRecipient, recipientKey, type ExternalRecipient, type Recipient } from './recipients.js';
 import { WalletConfig } from './wallet-config.js';
+import { addOwed } from './chain-flows.js';
+import type { ChainAsset } from '../ports/chain-networks.js';
 import type { FundWalletBody, OpeningBalances, SendPaymentBody, SendPaymentResult, TransactionList, TransactionsQuery, WalletBalance, WalletLedger, WalletTransaction } from './wallet.schema.js';
 
 /** Job type of the settlement check of an outbound transfer. */
@@ -137,6 +139,7 @@ export class WalletService {
       });
       await this.ledger.record(tx, { ...out, reference: submission.reference });
       await this.ledger.addTotals(tx, asset, { sent_out: amount, fees_collected: plan.fee });
+      if (network) await addOwed(tx, network, asset as ChainAsset, -(amount + plan.fee));
       await this.scheduler.schedule(tx, submission.check_at_ms, SETTLE_JOB, { agent_id: agentId, transaction_id: transactionId });
       return out.status;
     });
@@ -169,6 +172,7 @@ export class WalletService {
       await tx.lock(WALLETS, [agentId]);
       await this.ledger.adjust(tx, agentId, asset, amount + bankFee);
       await this.ledger.addTotals(tx, asset, { sent_out: -amount, fees_collected: -bankFee });
+      if (record.network) await addOwed(tx, record.network, asset as ChainAsset, amount);
       await this.ledger.settle(tx, record, 'failed', { reason: outcome.reason });
       // Failed sends do not count toward the day's policy total.
       await this.policies.sendFailed(tx, agentId, asset, amount, record.created_at);
@@ -277,6 +281,11 @@ export class WalletService {
     }
     if (recipient.kind === 'email') return recipient.domain === domain ? await this.identity.findByHandle(recipient.local) : undefined;
     return undefined;
+  }
+
+  /** The agent a handle (with or without its suffix) or an agent email names, if any. */
+  async agentNamed(text: string): Promise<AgentRecord | undefined> {
+    return (await this.identity.findByHandle(text)) ?? (await this.agentNamedBy(text));
   }
 
   /** The agent a handle with its suffix or an agent email names, if any. */

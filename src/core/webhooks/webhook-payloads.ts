@@ -38,11 +38,16 @@ export class WebhookPayloads {
       case 'wallet.transaction.created': {
         // A new `in` record (funding, a book transfer, a paid invoice) is money received; `out`
         // records are the agent's own sends, answered to it already.
-        if (data.direction !== 'in' || agentId === null) return undefined;
+        // A chain deposit is created `pending` when first seen: it is received when it confirms.
+        if (data.direction !== 'in' || data.status === 'pending' || agentId === null) return undefined;
         return this.transaction(view, agentId, data.transaction_id, 'wallet.transaction.received');
       }
-      case 'wallet.transaction.updated':
-        return agentId === null ? undefined : this.transaction(view, agentId, data.transaction_id, 'wallet.transaction.updated');
+      case 'wallet.transaction.updated': {
+        if (agentId === null) return undefined;
+        // The one update that credits a deposit is delivered as money received (DECISIONS.md, Real chains).
+        const credited = data.status === 'confirmed' && (await this.ledger.find(view, agentId, String(data.transaction_id)))?.direction === 'in';
+        return this.transaction(view, agentId, data.transaction_id, credited ? 'wallet.transaction.received' : 'wallet.transaction.updated');
+      }
       case 'invoice.paid': {
         const invoice = typeof data.invoice_id === 'string' ? await this.invoices.wireOf(view, data.invoice_id) : undefined;
         return invoice && { type: 'invoice.paid', data: invoice };

@@ -64,6 +64,7 @@ describe('wallet balances and funding', () => {
       network: null,
       fee: { amount: '0.000000', asset: 'usdc' },
       created_at: '2026-01-01T00:00:00.000Z',
+      reference: null,
     });
     expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('3.500001');
     expect((await world.runtime.sim.events(0, 100)).events.filter((event) => event.type === 'wallet.funded')).toHaveLength(3);

@@ -33,6 +33,7 @@ describe('wallet.send', () => {
         network: null,
         fee: { amount: '0.00', asset: 'usd' },
         created_at: '2026-01-01T00:00:00.000Z',
+        reference: null,
       });
       expect(received).toEqual({ ...out, direction: 'in' });
     });

@@ -210,3 +210,27 @@ describe('webhook deliveries', () => {
     }
   });
 });
+
+describe('webhook deliveries of chain deposits', () => {
+  it('delivers a deposit once, as wallet.transaction.received, when it confirms (not when first seen)', async () => {
+    const receiver = await startReceiver();
+    const runtime = await createRuntime({ seed: 7 });
+    try {
+      const alice = await runtime.createAgent({ name: 'alice' });
+      const created = await call(runtime, 'POST', '/v1/webhooks', alice.api_key, { url: receiver.url, events: ['wallet.transaction.received'] });
+      expect(created.status).toBe(201);
+      const deposit = await call(runtime, 'POST', '/_sim/chain/deposits', null, { network: 'base', asset: 'usdc', amount: '3', to: 'alice' });
+      expect(deposit.status).toBe(201);
+      await advance(runtime, 1);
+      expect(receiver.received).toHaveLength(0);
+      await advance(runtime, 3);
+      const [delivery] = await receiver.waitFor(1);
+      expect(delivery!.body).toMatchObject({ type: 'wallet.transaction.received', data: { status: 'confirmed', reference: deposit.body.reference, network: 'base', amount: '3.000000' } });
+      await advance(runtime, 60);
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await runtime.close();
+      await receiver.close();
+    }
+  });
+});

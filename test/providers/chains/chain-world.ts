@@ -1,0 +1,62 @@
+/** Shared set-up of the real-chain tests: a runtime whose networks run on local or RPC chains. */
+import { expect } from 'vitest';
+import { createRuntime, type AgentClient, type Runtime, type RuntimeOptions, type SimClient } from '../../../src/index.js';
+
+/** The mnemonic of Hardhat's default accounts: public knowledge, right for tests only. */
+export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
+/** An outside address nobody in the service owns. */
+export const OUTSIDE = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+
+export interface ChainWorld {
+  runtime: Runtime;
+  sim: SimClient;
+  agent(name: string): Promise<{ client: AgentClient; address: string; handle: string }>;
+}
+
+/** A simulated-clock runtime with the given chains and the test mnemonic. */
+export async function chainWorld(options: RuntimeOptions): Promise<ChainWorld> {
+  const runtime = await createRuntime({ seed: 1, ...options, wallet: { custodyMnemonic: TEST_MNEMONIC, ...options.wallet } });
+  const sim = runtime.simClient();
+  return {
+    runtime,
+    sim,
+    agent: async (name) => {
+      const created = await sim.createAgent({ name });
+      const client = runtime.agent(created.api_key);
+      const address = (await client.wallet.getAddresses()).addresses[0]!.address;
+      return { client, address, handle: created.handle };
+    },
+  };
+}
+
+/** Retries `check` (real time; the pollers run on real timers) until it passes or `ms` ran out. */
+export async function eventually<T>(check: () => Promise<T>, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/** Advances the simulated clock and waits until `check` passes, advancing again while it does not. */
+export async function advanceUntil<T>(sim: SimClient, seconds: number, check: () => Promise<T>, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    await sim.advanceClock({ seconds });
+    try {
+      return await eventually(check, 300);
+    } catch (error) {
+      if (Date.now() > until) throw error;
+    }
+  }
+}
+
+/** Asserts holdings >= ledger for every asset of a network. */
+export async function expectCovered(sim: SimClient, network: 'ethereum' | 'base'): Promise<void> {
+  const answer = await sim.chainHoldings({ network });
+  for (const [asset, owed] of Object.entries(answer.ledger)) expect(Number(answer.holdings[asset])).toBeGreaterThanOrEqual(Number(owed));
+}
