@@ -34,7 +34,9 @@ export class PhoneLines {
         digitSource((n) => this.random.bytes(n)),
         async (candidate) => (await tx.get(NUMBERS, candidate)) !== undefined,
       );
-    } catch {
+    } catch (error) {
+      // Only a failed draw is the caller's country; a store failure (a lost race) goes on as it is.
+      if (!(error instanceof RangeError)) throw error;
       throw new ApiError('invalid_request', `phone_country: no number could be drawn for ${country}`, 'phone_country');
     }
     return this.record(tx, agentId, { number, country });
