@@ -4,7 +4,8 @@
 // `lost`.
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
-import { CLI_TEST_TIMEOUT_MS, killAll, launch, waitForLine } from './cli-process.js';
+import { CLI_TEST_TIMEOUT_MS, killAll } from './cli-process.js';
+import { call, createAgent, startDatabaseServer, type DatabaseServer } from './database-servers.js';
 import { ensureBuilt } from './ensure-built.js';
 
 const skip = postgresSkipReason();
@@ -13,44 +14,18 @@ if (skip) console.log(`skipping the PostgreSQL browser tests: ${skip}`);
 /** DECISIONS.md: a killed owner's sessions end `lost` within 20 s. */
 const LOST_WITHIN_MS = 20_000;
 
-interface Server {
-  url: string;
-  kill(): void;
-  closed: Promise<unknown>;
-}
-
 beforeAll(async () => {
   if (!skip) await ensureBuilt();
 }, CLI_TEST_TIMEOUT_MS);
 
 afterAll(() => killAll());
 
-async function startServer(t: TestContext, database: string, extra: string[] = []): Promise<Server> {
-  const run = launch(t, ['serve', '--port', '0', '--database', database, '--browser', 'simulated', ...extra]);
-  await waitForLine(run, /^listening on .*\n/m, 'agent-services serve --database --browser simulated');
-  const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(run.stdout())![1]!;
-  return { url, kill: () => run.child.kill('SIGKILL'), closed: run.closed };
+/** A server whose browser sessions are simulated (no Chromium needed). */
+function startServer(t: TestContext, database: string, extra: string[] = []): Promise<DatabaseServer> {
+  return startDatabaseServer(t, database, ['--browser', 'simulated', ...extra]);
 }
 
-async function call(url: string, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
-      ...options.headers,
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
-
-async function agent(url: string, name: string): Promise<{ key: string; id: string }> {
-  const created = await call(url, 'POST', '/_sim/agents', { body: { name } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { key: created.body.api_key, id: created.body.agent_id };
-}
+const agent = (url: string, name: string) => createAgent(url, name);
 
 async function openSession(url: string, key: string) {
   const created = await call(url, 'POST', '/v1/compute/browser/sessions', { key, body: {} });

@@ -5,17 +5,12 @@ import postgres from 'postgres';
 import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
 import { startThrowawayPostgres } from '../support/throwaway-postgres.js';
 import { startReceiver } from '../core/webhooks/webhook-receiver.js';
-import { CLI_TEST_TIMEOUT_MS, killAll, launch, runToEnd, waitForLine } from './cli-process.js';
+import { CLI_TEST_TIMEOUT_MS, killAll, runToEnd } from './cli-process.js';
+import { call, createAgent, startDatabaseServer } from './database-servers.js';
 import { ensureBuilt } from './ensure-built.js';
 
 const skip = postgresSkipReason();
 if (skip) console.log(`skipping the PostgreSQL process tests: ${skip}`);
-
-interface Server {
-  url: string;
-  kill(): void;
-  closed: Promise<unknown>;
-}
 
 beforeAll(async () => {
   if (!skip) await ensureBuilt();
@@ -23,32 +18,8 @@ beforeAll(async () => {
 
 afterAll(() => killAll());
 
-async function startServer(t: TestContext, database: string, extra: string[] = []): Promise<Server> {
-  const run = launch(t, ['serve', '--port', '0', '--database', database, ...extra]);
-  await waitForLine(run, /^listening on .*\n/m, 'agent-services serve --database');
-  const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(run.stdout())![1]!;
-  return { url, kill: () => run.child.kill('SIGKILL'), closed: run.closed };
-}
-
-async function call(url: string, method: string, path: string, options: { key?: string; body?: unknown; idempotencyKey?: string } = {}) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
-      ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
-
-async function agent(url: string, name: string, balances?: Record<string, string>): Promise<{ key: string; id: string }> {
-  const created = await call(url, 'POST', '/_sim/agents', { body: { name, ...(balances ? { balances } : {}) } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { key: created.body.api_key, id: created.body.agent_id };
-}
+const startServer = startDatabaseServer;
+const agent = createAgent;
 
 describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () => {
   it('share agents, balances, history and events, and keep them across a restart', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
