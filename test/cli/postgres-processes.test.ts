@@ -1,6 +1,6 @@
 // Two server processes on one PostgreSQL database, checked through HTTP only, as a team running
 // the service behind a load balancer would see it.
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
 import { startThrowawayPostgres } from '../support/throwaway-postgres.js';
