@@ -173,6 +173,7 @@ describe.skipIf(skip !== null)('a PostgreSQL world whose database goes away', ()
     const payer = await agent(running.url, 'payer', { usd: '5.00' });
     await agent(running.url, 'payee');
     server.halt();
+    expect((await call(running.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' }, idempotencyKey: 'while-away' })).status).toBe(503);
     const refused = await call(running.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' } });
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('unavailable');
@@ -186,6 +187,9 @@ describe.skipIf(skip !== null)('a PostgreSQL world whose database goes away', ()
     expect(balance.body.fiat.usd).toBe('5.00');
     const sent = await call(running.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' } });
     expect(sent.status).toBe(201);
+    // A keyed request claims its key across processes on a connection of its own: that one comes back too.
+    const keyed = await call(running.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' }, idempotencyKey: 'after-restart' });
+    expect(keyed.status).toBe(201);
   });
 });
 

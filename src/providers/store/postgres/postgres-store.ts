@@ -337,11 +337,17 @@ export class PostgresStore implements Store {
   /** Takes a session advisory lock on the claims connection: held until released or the process dies. */
   private async claim(name: string): Promise<ClaimRelease | undefined> {
     const key = String(lockKey(CLAIMS, name));
-    const conn = await (this.claimConnection ??= this.control.reserve());
+    const reserving = (this.claimConnection ??= this.control.reserve());
+    let conn: ReservedSql;
     try {
+      conn = await reserving;
       const [row] = await conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`;
       if (!row?.ok) return undefined;
     } catch (error) {
+      // The connection could not be had or broke (the database went away, and its claims with it):
+      // the next claim reserves a new one instead of failing forever on this one.
+      if (this.claimConnection === reserving) this.claimConnection = undefined;
+      void reserving.then((broken) => broken.release()).catch(() => undefined);
       throw translate(error);
     }
     let released = false;
