@@ -2,7 +2,7 @@ import type { Clock } from '../core/ports/clock.js';
 import type { ControllableClock } from '../core/ports/controllable-clock.js';
 import type { EventLog, ServiceEvent } from '../core/ports/event-log.js';
 import type { Random } from '../core/ports/random.js';
-import { CLOCK_CHANGED, type ClaimRelease, type SharedStore, type Store, type StoreSnapshot } from '../core/ports/store.js';
+import { CLOCK_CHANGED, type Store, type StoreSnapshot } from '../core/ports/store.js';
 import type { ClockMove, ClockState, EventPage, RuntimeSnapshot } from '../core/control/control.schema.js';
 import type { SimCreateAgentBody } from './agent-creation.js';
 import type { CreatedAgent } from '../core/identity/identity.schema.js';
@@ -63,22 +63,13 @@ export class SimControl {
     // A world other processes serve: one advance at a time across them, from the furthest time
     // any reached, with timers for every job any of them scheduled, so every job due by the new
     // time has run (here, or in the process that was running it) before the answer.
-    const release = await this.claimClock(shared);
+    const release = await shared.awaitClaim('clock');
     try {
       await this.catchUp();
       await this.deps.scheduler.resync();
       return await this.move(clock, body);
     } finally {
       await release();
-    }
-  }
-
-  /** Takes the world's clock claim, waiting while another process advances. */
-  private async claimClock(shared: SharedStore): Promise<ClaimRelease> {
-    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-      const release = await shared.claim('clock');
-      if (release) return release;
-      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 

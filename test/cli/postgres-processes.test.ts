@@ -82,10 +82,6 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     expect((await call(b.url, 'POST', '/v1/webhooks', { key: texter.key, body: { url: receiver.url } })).status).toBe(201);
     const sms = await call(a.url, 'POST', '/v1/phone/sms', { key: texter.key, body: { to: '+14155550100', body: 'hello' } });
     expect(sms.status, JSON.stringify(sms.body)).toBe(201);
-    // The first attempt of the `queued` delivery runs in the background on the sending process;
-    // an advance elsewhere past its first retry (60 s) while it is still under way would post it
-    // again (a known gap across processes: docs/store.md). Users' advances come later than this.
-    await receiver.waitFor(1);
     const advanced = await call(b.url, 'POST', '/_sim/clock/advance', { body: { seconds: 3600 } });
     expect(advanced.status).toBe(200);
     const shown = await call(a.url, 'GET', `/v1/phone/sms/${sms.body.message_id}`, { key: texter.key });
@@ -103,6 +99,30 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     // Both processes read the same clock afterwards.
     expect(later.body.now > advanced.body.now).toBe(true);
     expect((await call(b.url, 'GET', '/_sim/clock')).body.now).toBe(later.body.now);
+  });
+
+  it("posts an event once while its first attempt waits for the receiver and another process's advance runs its retry", { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+    const database = await freshDatabase();
+    const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
+    const payer = await agent(a.url, 'payer', { usd: '5.00' });
+    const payee = await agent(a.url, 'payee');
+    const receiver = await startReceiver();
+    t.onTestFinished(() => receiver.close());
+    expect((await call(a.url, 'POST', '/v1/webhooks', { key: payee.key, body: { url: receiver.url, events: ['wallet.transaction.received'] } })).status).toBe(201);
+    // The receiver holds the first attempt (made in the background by the process that committed
+    // the send) while the other process advances past the first retry (60 s later).
+    receiver.answer = 'hang';
+    expect((await call(a.url, 'POST', '/v1/wallet/send', { key: payer.key, body: { to: 'payee', amount: '1.00', asset: 'usd' } })).status).toBe(201);
+    await receiver.waitFor(1);
+    receiver.answer = 200;
+    const advancing = call(b.url, 'POST', '/_sim/clock/advance', { body: { seconds: 3600 } });
+    // Unguarded, the retry posts the event a second time within milliseconds; give it two seconds.
+    for (let waited = 0; waited < 2000 && receiver.received.length < 2; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    receiver.release(200);
+    expect((await advancing).status).toBe(200);
+    expect(receiver.received.map((delivery) => delivery.body.type)).toEqual(['wallet.transaction.received']);
+    const deliveries = (await call(b.url, 'GET', '/_sim/webhooks/deliveries')).body.deliveries as Array<{ status: string; attempts: number }>;
+    expect(deliveries.map((delivery) => [delivery.status, delivery.attempts])).toEqual([['delivered', 1]]);
   });
 
   it('shows files and memories written through one process through the other', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {

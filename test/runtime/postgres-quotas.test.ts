@@ -69,4 +69,14 @@ describe.skipIf(skip !== null)('quotas across the processes of one PostgreSQL wo
     // The limit is the agent's: another agent still opens one.
     expect((await request(b, otherKey, 'POST', '/v1/compute/browser/sessions', {})).status).toBe(201);
   });
+
+  it('creates 40 agents at once over both, each with its own custody index and addresses', async () => {
+    const [a, b] = await twoRuntimes({});
+    // Every creation takes the next custody index from one counter: it waits its turn on the
+    // counter's lock instead of losing the race and running again (at most 8 runs per unit).
+    const agents = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).createAgent({ name: `agent-${i}` })));
+    const addresses = await Promise.all(agents.map(async (agent, i) => (await (await request(i % 2 === 0 ? b : a, agent.api_key, 'GET', '/v1/wallet/addresses')).json()) as { addresses: Array<{ address: string }> }));
+    const evm = addresses.map((answer) => answer.addresses[0]!.address);
+    expect(new Set(evm).size).toBe(40);
+  });
 });

@@ -122,6 +122,11 @@ export interface SharedStore {
    * another process) holds it. The claim ends when released or when this process dies.
    */
   claim(name: string): Promise<ClaimRelease | undefined>;
+  /**
+   * Takes the named claim, waiting while another caller (here or in another process) holds it;
+   * a holder that dies gives it up. Use it only where the holder's work is bounded in time.
+   */
+  awaitClaim(name: string): Promise<ClaimRelease>;
   /** Calls `listener` after each commit of another process, with the collections it changed. */
   onRemoteCommit(listener: (collections: ReadonlySet<string>) => void): void;
   /** The simulated clock as saved in the store (the furthest any process moved it), if any. */

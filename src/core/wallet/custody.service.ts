@@ -50,6 +50,9 @@ export class CustodyService {
   async assign(tx: StoreTransaction, agentId: string): Promise<number> {
     const existing = await tx.get<CustodyIndexRecord>(CUSTODY_INDEXES, agentId);
     if (existing) return existing.index;
+    // One counter for the world: concurrent creations (on a shared store, in several processes)
+    // take their turn on its lock instead of racing to update it and running again.
+    await tx.lock(COUNTER, [COUNTER_ID]);
     const counter = await tx.get<{ next: number }>(COUNTER, COUNTER_ID);
     const index = counter?.next ?? 1;
     if (counter) await tx.update(COUNTER, COUNTER_ID, { next: index + 1 });

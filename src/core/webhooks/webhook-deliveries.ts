@@ -123,7 +123,11 @@ export class WebhookDeliveries {
     tx.afterCommit(() => {
       // Nobody awaits a first attempt: a failure to record its outcome (the store closing under
       // it) must not become an unhandled rejection; the stored retry covers the attempt anyway.
-      for (const deliveryId of started) this.track(deliveryId, this.attempt(deliveryId, 1, generation)).catch(() => undefined);
+      for (const deliveryId of started)
+        this.track(
+          deliveryId,
+          this.alone(deliveryId, () => this.attempt(deliveryId, 1, generation)),
+        ).catch(() => undefined);
     });
   }
 
@@ -131,10 +135,34 @@ export class WebhookDeliveries {
   async run({ delivery_id: deliveryId, attempt }: JobData<typeof DELIVERY_JOB>): Promise<void> {
     await this.inFlight.get(deliveryId)?.catch(() => undefined);
     const generation = this.generation;
-    const claimed = await this.store.transaction((tx) => this.claim(tx, deliveryId, attempt));
+    const claimed = await this.alone(deliveryId, () => this.store.transaction((tx) => this.claim(tx, deliveryId, attempt)));
     // The POST waits for the claim (and the job's removal) to be durable: it never holds the
     // job's unit open, and a failed commit never follows it. The job's run still waits for it.
-    if (claimed) await this.store.outside(() => this.track(deliveryId, this.attempt(deliveryId, attempt, generation)));
+    if (claimed)
+      await this.store.outside(() =>
+        this.track(
+          deliveryId,
+          this.alone(deliveryId, () => this.attempt(deliveryId, attempt, generation)),
+        ),
+      );
+  }
+
+  /**
+   * Runs `work` as the only attempt work on `deliveryId` in the world. In one process the
+   * in-flight map already orders a retry after the attempt under way; on a store other processes
+   * serve, a retry that falls due on another process (its clock advanced past it) would post the
+   * event while the first attempt still waits for its answer, so both take the delivery's claim,
+   * held for one attempt at most (bounded by the delivery timeout) and freed if the holder dies.
+   */
+  private async alone<T>(deliveryId: string, work: () => Promise<T>): Promise<T> {
+    const shared = this.store.shared;
+    if (!shared) return work();
+    const release = await shared.awaitClaim(`webhook-delivery:${deliveryId}`);
+    try {
+      return await work();
+    } finally {
+      await release();
+    }
   }
 
   /** Remembers `work` as the attempt under way for `deliveryId` until it settles. */
@@ -213,7 +241,8 @@ export class WebhookDeliveries {
   private async attempt(deliveryId: string, attempt: number, generation: number): Promise<void> {
     if (generation !== this.generation) return;
     const delivery = await this.store.view.get<StoredDelivery>(DELIVERIES, deliveryId);
-    if (!delivery || delivery.status !== 'pending') return;
+    // A later attempt was claimed first (on another process): it made the POST this one would.
+    if (!delivery || delivery.status !== 'pending' || delivery.attempts !== attempt) return;
     const [endpoint, event] = await Promise.all([this.webhooks.endpoint(this.store.view, delivery.webhook_id), this.store.view.get<StoredWebhookEvent>(WEBHOOK_EVENTS, delivery.event_id)]);
     if (!endpoint || !event) return;
     const status = await this.post(endpoint, event.body, attempt, delivery);

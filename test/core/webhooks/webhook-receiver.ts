@@ -30,6 +30,8 @@ export interface Receiver {
   violations: string[];
   /** Resolves when the receiver has got `count` requests in all. */
   waitFor(count: number): Promise<ReceivedDelivery[]>;
+  /** Answers every request held so far (by `hang`) with `status`. */
+  release(status: number): void;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,12 @@ export async function startReceiver(): Promise<Receiver> {
     waitFor(count) {
       if (received.length >= count) return Promise.resolve(received);
       return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+    release(status) {
+      for (const response of hanging.splice(0)) {
+        response.statusCode = status;
+        response.end('ok');
+      }
     },
     close: async () => {
       for (const response of hanging) response.destroy();

@@ -208,3 +208,35 @@ describe.each(STORE_KINDS.filter((kind) => !kind.alone))('$name checks a write a
     expect(await store.view.get<Counter>('counters', 'q')).toEqual({ value: 6 });
   });
 });
+
+describe.each(STORE_KINDS.filter((kind) => !kind.alone))('$name claims', (kind) => {
+  afterEach(() => kind.cleanup());
+
+  it('gives a claim to one caller at a time, in this process too', async () => {
+    const shared = (await kind.create()).shared!;
+    const release = await shared.claim('job:1');
+    expect(release).toBeDefined();
+    // A session advisory lock would let this process in twice; a claim must not.
+    expect(await shared.claim('job:1')).toBeUndefined();
+    expect(await shared.claim('job:2')).toBeDefined();
+    await release!();
+    const again = await shared.claim('job:1');
+    expect(again).toBeDefined();
+    await again!();
+  });
+
+  it('makes awaitClaim wait until the holder releases', async () => {
+    const shared = (await kind.create()).shared!;
+    const release = (await shared.claim('delivery'))!;
+    const order: string[] = [];
+    const waiting = shared.awaitClaim('delivery').then((next) => {
+      order.push('taken');
+      return next;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    order.push('released');
+    await release();
+    await (await waiting)();
+    expect(order).toEqual(['released', 'taken']);
+  });
+});

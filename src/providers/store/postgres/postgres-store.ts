@@ -68,6 +68,8 @@ export class PostgresStore implements Store {
   private readonly sequences: Sequences;
   private readonly onError: (error: unknown) => void;
   private claimConnection: Promise<ReservedSql> | undefined;
+  /** Names of the claims this process holds: a session advisory lock is re-entrant, a claim is not. */
+  private readonly heldClaims = new Set<string>();
   private unlisten: (() => Promise<void>) | undefined;
   private closed = false;
   readonly runtimeState: PostgresRuntimeState;
@@ -122,6 +124,7 @@ export class PostgresStore implements Store {
 
   readonly shared: SharedStore = {
     claim: (name) => this.claim(name),
+    awaitClaim: (name) => this.awaitClaim(name),
     onRemoteCommit: (listener) => void this.remoteListeners.push(listener),
     savedClock: () => this.runtimeState.savedClock(),
   };
@@ -334,16 +337,26 @@ export class PostgresStore implements Store {
     await this.announce(new Set(Object.keys(snapshot.collections)));
   }
 
-  /** Takes a session advisory lock on the claims connection: held until released or the process dies. */
+  /**
+   * Takes a session advisory lock on the claims connection: held until released or the process
+   * dies. A name this process already holds is refused here, before the database (which would
+   * count the lock twice and let the second caller in).
+   */
   private async claim(name: string): Promise<ClaimRelease | undefined> {
+    if (this.heldClaims.has(name)) return undefined;
+    this.heldClaims.add(name);
     const key = String(lockKey(CLAIMS, name));
     const reserving = (this.claimConnection ??= this.control.reserve());
     let conn: ReservedSql;
     try {
       conn = await reserving;
       const [row] = await conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`;
-      if (!row?.ok) return undefined;
+      if (!row?.ok) {
+        this.heldClaims.delete(name);
+        return undefined;
+      }
     } catch (error) {
+      this.heldClaims.delete(name);
       // The connection could not be had or broke (the database went away, and its claims with it):
       // the next claim reserves a new one instead of failing forever on this one.
       if (this.claimConnection === reserving) this.claimConnection = undefined;
@@ -355,7 +368,20 @@ export class PostgresStore implements Store {
       if (released) return;
       released = true;
       await conn`SELECT pg_advisory_unlock(${key}::bigint)`.catch(() => undefined);
+      // Only now may a caller of this process take it again: before the unlock, the database
+      // would count it as this session's second hold.
+      this.heldClaims.delete(name);
     };
+  }
+
+  /** Takes the named claim, polling (5 ms doubling to 100 ms) while another caller holds it. */
+  private async awaitClaim(name: string): Promise<ClaimRelease> {
+    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+      this.assertOpen();
+      const release = await this.claim(name);
+      if (release) return release;
+      await delay(wait);
+    }
   }
 
   private payloadOf(collections: ReadonlySet<string>): string {
