@@ -88,6 +88,16 @@ describe.each(TRANSPORTS)('policies on mail, phone, compute and memory (%s)', (k
     expect(events.filter((event) => event.type === 'compute.run.completed')).toHaveLength(2);
   });
 
+  it('keeps runs started together within runs_per_day: those past it when they end keep nothing', async () => {
+    await world.sim.setAgentPolicy('alice', { compute: { runs_per_day: 1 } });
+    const answers = await Promise.allSettled(Array.from({ length: 3 }, (_, i) => alice.client.compute.run({ runtime: 'bash', code: `echo ${i} > /out${i}.txt` })));
+    expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(1);
+    for (const answer of answers) if (answer.status === 'rejected') await expectApiError(Promise.reject(answer.reason), 403, 'policy_violation', 'code');
+    const { events } = await world.sim.listEvents({ after: 0, limit: 1000 });
+    expect(events.filter((event) => event.type === 'compute.run.completed')).toHaveLength(1);
+    expect((await alice.client.compute.listFs({ path: '/' })).entries.filter((entry) => entry.name.startsWith('out'))).toHaveLength(1);
+  });
+
   it('gives a run without timeout_seconds the smaller of 30 and the ceiling', async () => {
     // A fault that strikes only runs of exactly 10 s shows the timeout the sandbox was given.
     await world.sim.addFault({ target: 'sandbox.run', effect: 'fail', error_code: '77', match: { timeout_seconds: 10 } });

@@ -79,4 +79,32 @@ describe.skipIf(skip !== null)('quotas across the processes of one PostgreSQL wo
     const evm = addresses.map((answer) => answer.addresses[0]!.address);
     expect(new Set(evm).size).toBe(40);
   });
+
+  it("lets an agent send while its keyed run is under way: the run's policy count waits for its end", async () => {
+    const [a, b] = await twoRuntimes({});
+    const runner = await a.createAgent({ name: 'runner', balances: { usd: '5.00' } });
+    await b.createAgent({ name: 'payee' });
+    const order: string[] = [];
+    const running = a
+      .fetch(
+        new Request('http://world.test/v1/compute/run', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${runner.api_key}`, 'content-type': 'application/json', 'idempotency-key': 'run-1' },
+          body: JSON.stringify({ runtime: 'bash', code: 'while true; do :; done', timeout_seconds: 6 }),
+        }),
+      )
+      .then(async (answer) => {
+        order.push('run');
+        return (await answer.json()) as { exit_code: number };
+      });
+    // Before, the run's policy count took the agent's policy lock inside the keyed unit and held
+    // it until the run ended, so this send waited for the whole run. The send goes once the run
+    // has had a second to start (it lasts six).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const sent = await request(b, runner.api_key, 'POST', '/v1/wallet/send', { to: 'payee', amount: '1.00', asset: 'usd' });
+    order.push('send');
+    expect(sent.status).toBe(201);
+    expect((await running).exit_code).toBe(124);
+    expect(order).toEqual(['send', 'run']);
+  });
 });

@@ -37,13 +37,14 @@ export class ComputeService {
 
   /**
    * Runs code for an agent; whatever the code does is the answer (exit code, output). The run is
-   * first checked against the agent's policy and counted as started, in one transaction.
+   * checked against the agent's policy before it starts, and counted (checked again) in the
+   * transaction that keeps its outcome.
    * @throws ApiError 403 policy_violation (`timeout_seconds` over the policy's ceiling, `code` past the day's runs)
    * @throws RunCancelled when `signal` ended the run (nothing of it is kept)
    */
   run(agentId: string, body: ParsedRun, signal?: AbortSignal): Promise<RunResult> {
     return this.policies.enforced(agentId, 'compute.run', async () => {
-      const timeoutSeconds = await this.store.transaction((tx) => this.policies.checkRun(tx, agentId, body.timeout_seconds));
+      const timeoutSeconds = await this.policies.precheckRun(agentId, body.timeout_seconds);
       return this.runChecked(agentId, { ...body, timeout_seconds: timeoutSeconds }, signal);
     });
   }
@@ -69,7 +70,10 @@ export class ComputeService {
     const changes = result.changes;
     const stored = changes ? await this.files.storeChanges(changes) : undefined;
     // duration_ms is measured time: it stays out of the log so the same seed gives the same log.
-    const completed = (tx: StoreTransaction, exitCode: number) => this.events.append(tx, { type: 'compute.run.completed', agent_id: agentId, data: { runtime: body.runtime, exit_code: exitCode } });
+    const completed = async (tx: StoreTransaction, exitCode: number) => {
+      await this.policies.countRun(tx, agentId);
+      await this.events.append(tx, { type: 'compute.run.completed', agent_id: agentId, data: { runtime: body.runtime, exit_code: exitCode } });
+    };
     try {
       await this.store.transaction(async (tx) => {
         if (changes && stored && !(await this.files.applyChanges(tx, agentId, changes, stored))) throw new PastQuota();

@@ -230,12 +230,15 @@ export class PolicyService {
   }
 
   /**
-   * Checks a run against the compute rules, counts it, and answers the timeout it runs with: the
-   * one asked for, or without one the smaller of 30 and the policy's `max_timeout_seconds`.
+   * Checks a run against the compute rules on committed state, without counting it, and answers
+   * the timeout it runs with: the one asked for, or without one the smaller of 30 and the
+   * policy's `max_timeout_seconds`. Nothing is locked: a run may last minutes, and a lock held
+   * that long (inside a keyed request's unit, until its commit) would stall the agent's sends.
+   * The transaction that keeps the run's outcome counts it ({@link countRun}).
    * @throws PolicyViolation (403 policy_violation) on `timeout_seconds` or `code`
    */
-  async checkRun(tx: StoreTransaction, agentId: string, timeoutSeconds: number | undefined): Promise<number> {
-    const { record, usage } = await this.open(tx, agentId);
+  async precheckRun(agentId: string, timeoutSeconds: number | undefined): Promise<number> {
+    const record = await this.store.view.get<PolicyRecord>(POLICIES, agentId);
     const rules = record?.policy?.compute;
     const ceiling = rules?.max_timeout_seconds;
     if (ceiling !== undefined && timeoutSeconds !== undefined && timeoutSeconds > ceiling) {
@@ -243,8 +246,19 @@ export class PolicyService {
     }
     const timeout = timeoutSeconds ?? Math.min(DEFAULT_RUN_TIMEOUT_SECONDS, ceiling ?? DEFAULT_RUN_TIMEOUT_SECONDS);
     if (timeout < 1) throw new PolicyViolation('compute.max_timeout_seconds', 'timeout_seconds', `timeout_seconds: the policy's max_timeout_seconds of ${ceiling} forbids every run`);
-    await this.count(tx, agentId, record, usage, 'runs', rules?.runs_per_day, 'compute.runs_per_day', 'code', 'runs');
+    overLimit(this.today(record), 'runs', rules?.runs_per_day, 'compute.runs_per_day', 'code', 'runs');
     return timeout;
+  }
+
+  /**
+   * Counts a finished run in the transaction that keeps its outcome, checking the daily count
+   * again under the lock: of runs that started together near the limit, those past it when they
+   * end are refused then, and nothing of them is kept.
+   * @throws PolicyViolation (403 policy_violation) on `code`
+   */
+  async countRun(tx: StoreTransaction, agentId: string): Promise<void> {
+    const { record, usage } = await this.open(tx, agentId);
+    await this.count(tx, agentId, record, usage, 'runs', record?.policy?.compute?.runs_per_day, 'compute.runs_per_day', 'code', 'runs');
   }
 
   /**
