@@ -125,7 +125,7 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     expect(deliveries.map((delivery) => [delivery.status, delivery.attempts])).toEqual([['delivered', 1]]);
   });
 
-  it('shows files and memories written through one process through the other', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
+  it('shows filesystem entries, memories, uploaded files and events written through one process through the other', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
     const database = await freshDatabase();
     const [a, b] = await Promise.all([startServer(t, database), startServer(t, database)]);
     const writer = await agent(a.url, 'writer');
@@ -138,6 +138,20 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     const found = await call(b.url, 'POST', '/v1/memory/search', { key: writer.key, body: { query: 'when is the launch' } });
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     expect(JSON.stringify(found.body)).toContain('tuesday');
+    // An uploaded file: listed and downloaded through the other process, its bytes the same.
+    const form = new FormData();
+    form.append('file', new Blob(['minutes of the launch meeting']), 'minutes.txt');
+    const uploaded = await fetch(`${a.url}/v1/memory/files`, { method: 'POST', headers: { authorization: `Bearer ${writer.key}` }, body: form });
+    expect(uploaded.status).toBe(201);
+    const { file_id: fileId } = (await uploaded.json()) as { file_id: string };
+    const listed = await call(b.url, 'GET', '/v1/memory/files', { key: writer.key });
+    expect(listed.body.files.map((file: { file_id: string }) => file.file_id)).toEqual([fileId]);
+    const download = await fetch(listed.body.files[0].url, { headers: { authorization: `Bearer ${writer.key}` } });
+    expect(download.status).toBe(200);
+    expect(await download.text()).toBe('minutes of the launch meeting');
+    // Events appended through one process are read through the other.
+    const events = (await call(b.url, 'GET', '/_sim/events?limit=200')).body.events as Array<{ type: string }>;
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['memory.created', 'file.uploaded']));
   });
 
   it('loses and doubles nothing when one process is killed in the middle of a keyed burst', { timeout: CLI_TEST_TIMEOUT_MS }, async (t) => {
