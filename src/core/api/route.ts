@@ -82,7 +82,15 @@ export type RouteHandler<P, Q, B, R> = (context: CallContext, input: RouteInput<
 export interface BoundRoute {
   definition: RouteDefinition;
   handle: RouteHandler<unknown, unknown, unknown, unknown>;
+  /**
+   * Set by {@link bindStagedRoute}: `handle` makes the route's outside call and answers its
+   * {@link DurableStep}, which the dispatcher runs apart.
+   */
+  staged?: true;
 }
+
+/** The effect a staged handler answers once its outside call is done: one or more store transactions. */
+export type DurableStep<T> = () => Promise<T>;
 
 /** The parsed value of a route's schema `K`, or undefined when the route has none. */
 type Parsed<D, K extends 'params' | 'query' | 'body' | 'response'> = D extends { [key in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
@@ -104,6 +112,17 @@ export function defineRoute<const D extends RouteDefinition<any, any, any, any>>
 /** Attaches a handler to a route definition, type-checked against the route's schemas. */
 export function bindRoute<D extends RouteDefinition<any, any, any, any>>(definition: D, handle: (context: CallContext, input: HandlerInput<D>) => HandlerOutput<D> | Promise<HandlerOutput<D>>): BoundRoute {
   return { definition, handle } as unknown as BoundRoute;
+}
+
+/**
+ * Attaches a handler whose outside call (a carrier request) comes before its effect: it makes the
+ * call and answers the effect as a {@link DurableStep}. The dispatcher runs the step in the
+ * Idempotency-Key's durable unit and the call before it, so the unit never waits on the outside
+ * call nor repeats it when a store runs the unit again; a call cut by the request's deadline
+ * throws before any effect, and the request keeps nothing (504 `upstream_timeout`).
+ */
+export function bindStagedRoute<D extends RouteDefinition<any, any, any, any>>(definition: D, handle: (context: CallContext, input: HandlerInput<D>) => Promise<DurableStep<HandlerOutput<D>>>): BoundRoute {
+  return { definition, handle, staged: true } as unknown as BoundRoute;
 }
 
 /** Fills `{name}` placeholders of a route path with URL-encoded values. */
