@@ -35,8 +35,10 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
   maxBodyBytes?: number;
   /**
    * A multipart/form-data upload: the handler's `body` is a `ReceivedUpload` (binary.ts) whose
-   * bytes stream from the part named `field`; no JSON body, no JSON body limit (the handler
-   * enforces its own size limit while it stores the bytes).
+   * bytes stream from the part named `field`; no JSON body. The handler enforces its file's own
+   * size limit while it stores the bytes; the edge holds the whole multipart body to
+   * `maxBodyBytes`, which an upload route is bound with from its file limit
+   * ({@link uploadBodyBytes}), refusing a longer Content-Length at once.
    */
   upload?: { field: string };
   /**
@@ -46,6 +48,17 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
   rawBody?: true;
   /** Success status: 201 for creates, 204 for deletes, 200 otherwise (DECISIONS.md). */
   status: 200 | 201 | 204;
+}
+
+/**
+ * Room a multipart body takes beyond its file: boundaries, part headers (16 KiB each at most) and
+ * the small fields the upload reader takes (20 of 64 KiB; src/http/multipart-upload.ts).
+ */
+export const MULTIPART_FRAMING_BYTES = 2 * 1024 * 1024;
+
+/** The largest multipart body that can carry a file of `maxFileBytes`: an upload route's `maxBodyBytes`. */
+export function uploadBodyBytes(maxFileBytes: number): number {
+  return maxFileBytes + MULTIPART_FRAMING_BYTES;
 }
 
 /** Parsed inputs a handler receives. */
