@@ -107,6 +107,10 @@ describe('a carrier still answering when the request deadline passes', () => {
     expect(twilio.received).toEqual([`/2010-04-01/Accounts/${SID}/Calls.json`]);
     expect(await (await call('GET', '/v1/phone/calls')).json()).toEqual({ calls: [], next_cursor: null });
     expect(await eventTypes()).not.toContain('call.status_changed');
+    // The OpenAPI document states the 504 of both routes.
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { post: { responses: Record<string, unknown> } }> };
+    expect(Object.keys(document.paths['/v1/phone/sms']!.post.responses)).toContain('504');
+    expect(Object.keys(document.paths['/v1/phone/calls']!.post.responses)).toContain('504');
   });
 
   it('stores no answer under the Idempotency-Key: the same request runs again', async () => {
