@@ -19,8 +19,13 @@ export interface ApiSource {
   signal(): AbortSignal;
   /** The whole body, at most `limit` bytes. @throws ApiError 413 payload_too_large */
   body(limit: number): Promise<Uint8Array>;
-  /** Streams a multipart body into `handle` (see `withMultipartFile`). */
-  upload<T>(field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T>;
+  /**
+   * The 413 of a Content-Length over `limit` (the connection then closes), read before any of the
+   * body; undefined when the length is within it or not given.
+   */
+  announcedOver(limit: number): Promise<ApiError | undefined>;
+  /** Streams a multipart body of at most `limit` bytes into `handle` (see `withMultipartFile`). */
+  upload<T>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T>;
 }
 
 /** An answer ready to be written: a JSON text, a file to stream, or nothing (204, HEAD). */
@@ -145,7 +150,7 @@ export class ApiEdge {
         headers: source.headers(),
         signal: source.signal(),
       };
-      if (route.upload) return answerOf(await this.upload(route.upload.field, request, source));
+      if (route.upload) return answerOf(await this.upload(route.upload.field, this.limits.get(route)!, request, source));
       if (route.rawBody) {
         const raw = await source.body(this.limits.get(route)!);
         request.rawBody = raw;
@@ -164,11 +169,15 @@ export class ApiEdge {
   /**
    * An upload streams from its multipart part straight into the handler. A body that is not
    * multipart/form-data is dispatched without a file, so that authentication answers first
-   * (401 before the body is looked at); the dispatcher's "no file" answer then becomes a 415.
+   * (401 before the body is looked at); the dispatcher's "no file" answer then becomes a 415. A
+   * Content-Length over the route's limit is refused first, at once (DECISIONS.md).
+   * @throws ApiError 413 payload_too_large
    */
-  private async upload(field: string, request: DispatchRequest, source: ApiSource): Promise<DispatchResult> {
+  private async upload(field: string, limit: number, request: DispatchRequest, source: ApiSource): Promise<DispatchResult> {
+    const announced = await source.announcedOver(limit);
+    if (announced) throw announced;
     const dispatch = (file: UploadedFile | undefined) => this.runtime.dispatch({ ...request, body: file });
-    if (isMultipartType(source.header('content-type'))) return source.upload(field, dispatch);
+    if (isMultipartType(source.header('content-type'))) return source.upload(field, limit, dispatch);
     const result = await dispatch(undefined);
     const error = (result.body as { error?: { code?: string; param?: string } } | null)?.error;
     if (result.status === 400 && error?.code === 'invalid_request' && error.param === field) {

@@ -10,7 +10,7 @@ import { MAX_HEADER_BYTES } from './client-errors.js';
 import { batchedNodeWriter, toWebResponse, writeNodeAnswer, writeWebResponse } from './answers.js';
 import { withMultipartFile } from './multipart-upload.js';
 import { openApiDocument } from './openapi.js';
-import { readNodeBody, readWebBody } from './request-body.js';
+import { closeGently, readNodeBody, readWebBody, refuseAnnounced, refuseAnnouncedWeb } from './request-body.js';
 import { noteRequest } from './request-note.js';
 import { operationsPage, OPERATIONS_PATHS } from './operations-pages.js';
 import type { ServiceMetrics } from './service-metrics.js';
@@ -89,8 +89,18 @@ class NodeSource implements ApiSource {
     return readNodeBody(this.request, limit);
   }
 
-  upload<T>(field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
-    return withMultipartFile(this.request, this.header('content-type'), field, handle);
+  announcedOver(limit: number): Promise<ApiError | undefined> {
+    return Promise.resolve(refuseAnnounced(this.request, limit));
+  }
+
+  upload<T>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+    const request = this.request;
+    // A body refused mid-way: what still comes is dropped as it arrives until the connection closes.
+    const refuse = () => {
+      request.resume();
+      closeGently(request);
+    };
+    return withMultipartFile({ stream: request, contentType: this.header('content-type'), limit, refuse }, field, handle);
   }
 }
 
@@ -114,9 +124,14 @@ class WebSource implements ApiSource {
     return readWebBody(this.request, limit);
   }
 
-  upload<T>(field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
-    const body = this.request.body ? Readable.fromWeb(this.request.body as unknown as NodeReadableStream<Uint8Array>) : Readable.from([]);
-    return withMultipartFile(body, this.header('content-type'), field, handle);
+  announcedOver(limit: number): Promise<ApiError | undefined> {
+    return refuseAnnouncedWeb(this.request, limit);
+  }
+
+  upload<T>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+    const stream = this.request.body ? Readable.fromWeb(this.request.body as unknown as NodeReadableStream<Uint8Array>) : Readable.from([]);
+    // A body refused mid-way is cancelled: in process there is no connection to keep readable.
+    return withMultipartFile({ stream, contentType: this.header('content-type'), limit, refuse: () => stream.destroy() }, field, handle);
   }
 }
 

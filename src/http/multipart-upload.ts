@@ -2,42 +2,52 @@ import type { Readable } from 'node:stream';
 import type busboy from 'busboy';
 import type { UploadedFile } from '../core/api/binary.js';
 import { ApiError } from '../core/shared/api-error.js';
-import { DRAIN_LIMIT } from './request-body.js';
+import { tooLarge } from './request-body.js';
 
 /** Bounds on the parts of an upload request that are not the file itself. */
 const LIMITS = { fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 100 };
 
 /**
  * The bytes of a file part. The handler may stop reading early (over its size limit): the part is
- * then left open rather than destroyed under busboy. A body that ends inside the part is a 400.
+ * then left open rather than destroyed under busboy. A body that ends inside the part is a 400; one
+ * cut because it passed its limit (`cut()`) is the 413.
  */
-async function* partBytes(part: Readable, field: string): AsyncIterable<Uint8Array> {
+async function* partBytes(part: Readable, field: string, cut: () => ApiError | undefined): AsyncIterable<Uint8Array> {
   try {
     for await (const chunk of part.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
   } catch {
-    throw new ApiError('invalid_request', `${field}: the request body ended before the file was complete`, field);
+    throw cut() ?? new ApiError('invalid_request', `${field}: the request body ended before the file was complete`, field);
   }
 }
 
-/** Reads and discards the rest of a body, up to `limit` bytes. */
-function drain(body: Readable, limit: number): Promise<void> {
+/** Reads and discards the rest of a body, up to `budget` bytes: answers whether it ended within them. */
+function drain(body: Readable, budget: number): Promise<boolean> {
   return new Promise((resolve) => {
-    if (body.readableEnded || body.destroyed) return resolve();
+    if (body.readableEnded || body.destroyed) return resolve(true);
     let seen = 0;
-    const done = () => {
-      body.off('data', onData).off('end', done).off('error', done).off('close', done);
-      resolve();
+    const done = (ended: boolean) => {
+      body.off('data', onData).off('end', onEnd).off('error', onEnd).off('close', onEnd);
+      resolve(ended);
     };
+    const onEnd = () => done(true);
     const onData = (chunk: Buffer) => {
       seen += chunk.byteLength;
-      if (seen > limit) {
-        body.pause();
-        done();
-      }
+      if (seen > budget) done(false);
     };
-    body.on('data', onData).once('end', done).once('error', done).once('close', done);
+    body.on('data', onData).once('end', onEnd).once('error', onEnd).once('close', onEnd);
     body.resume();
   });
+}
+
+/** How an upload's body is read: its limit, and what to do with a body refused before its end. */
+export interface UploadBody {
+  /** The stream: the socket's request itself, or a WHATWG body through `Readable.fromWeb`. */
+  stream: Readable;
+  contentType: string | undefined;
+  /** Most bytes of the whole multipart body (the file's limit and the multipart framing). */
+  limit: number;
+  /** Called once when the body passed `limit`: stops the rest (a socket then closes gently). */
+  refuse(): void;
 }
 
 /**
@@ -46,40 +56,70 @@ function drain(body: Readable, limit: number): Promise<void> {
  * as the handler consumes them (busboy, loaded by the first upload; nothing is buffered whole).
  * Without such a part, or when the body is not multipart, `handle` gets undefined (the dispatcher
  * answers 400 after authentication). Once `handle` is done, whatever it left unread is read and
- * discarded (up to 1 GiB) before its answer is given, so the client is not cut off mid-send.
- * `body` is the request body as a Node stream: the socket's request itself, or a WHATWG body
- * through `Readable.fromWeb`.
+ * discarded before its answer is given, so the client is not cut off mid-send, but never past the
+ * body's limit: a body that grows past it (chunked, or longer than it announced) is cut there, the
+ * file's stream fails, and the answer is 413 payload_too_large with the connection closed,
+ * whatever the handler answered. (A Content-Length over the limit is refused before this runs.)
  */
-export async function withMultipartFile<T>(body: Readable, contentType: string | undefined, field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+export async function withMultipartFile<T>(body: UploadBody, field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
   const { default: createParser } = await import('busboy');
-  let parser: busboy.Busboy;
+  const { stream, limit } = body;
+  let seen = 0;
+  let refused: ApiError | undefined;
+  const refuse = () => {
+    if (refused) return;
+    refused = tooLarge(limit);
+    stream.off('data', count);
+    body.refuse();
+  };
+  const count = (chunk: Buffer) => {
+    seen += chunk.byteLength;
+    if (seen > limit) {
+      refuse();
+      // The file's stream fails with the 413 (partBytes): its handler stops at once.
+      parser?.destroy(refused);
+    }
+  };
+  /** The handler's answer once the rest of the body is read within the limit, or the 413. */
+  const settle = async (answer: Promise<T>): Promise<T> => {
+    const settled = await answer.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    if (!refused) {
+      if (parser) stream.unpipe(parser);
+      stream.off('data', count);
+      if (!(await drain(stream, limit - seen))) refuse();
+    }
+    if (refused) throw refused;
+    if ('error' in settled) throw settled.error;
+    return settled.value;
+  };
+  let parser: busboy.Busboy | undefined;
+  stream.on('data', count);
   try {
-    parser = createParser({ headers: { 'content-type': contentType ?? '' }, limits: LIMITS });
+    parser = createParser({ headers: { 'content-type': body.contentType ?? '' }, limits: LIMITS });
   } catch {
-    return handle(undefined).finally(() => drain(body, DRAIN_LIMIT));
+    return settle(handle(undefined));
   }
+  const multipart = parser;
   return new Promise<T>((resolve, reject) => {
     let started = false;
     const start = (file: UploadedFile | undefined) => {
       if (started) return;
       started = true;
-      handle(file)
-        .finally(async () => {
-          body.unpipe(parser);
-          await drain(body, DRAIN_LIMIT);
-        })
-        .then(resolve, reject);
+      settle(handle(file)).then(resolve, reject);
     };
-    parser.on('file', (name, stream, info) => {
+    multipart.on('file', (name, part, info) => {
       if (started || name !== field) {
-        stream.resume();
+        part.resume();
         return;
       }
-      start({ filename: info.filename ?? '', contentType: info.mimeType || 'application/octet-stream', stream: partBytes(stream, field) });
+      start({ filename: info.filename ?? '', contentType: info.mimeType || 'application/octet-stream', stream: partBytes(part, field, () => refused) });
     });
-    parser.on('close', () => start(undefined));
-    parser.on('error', () => start(undefined));
-    body.on('error', (error) => parser.destroy(error));
-    body.pipe(parser);
+    multipart.on('close', () => start(undefined));
+    multipart.on('error', () => start(undefined));
+    stream.on('error', (error) => multipart.destroy(error));
+    stream.pipe(multipart);
   });
 }

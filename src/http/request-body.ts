@@ -6,9 +6,12 @@ import { lingerThenDestroy } from './client-errors.js';
 
 const EMPTY = new Uint8Array(0);
 
-/** The 413 of a body over `limit` bytes. */
+/**
+ * The 413 of a body that grew past `limit` bytes as it streamed (chunked): answered as soon as it
+ * does, without reading the rest, and the connection closed (`Connection: close`).
+ */
 export function tooLarge(limit: number): ApiError {
-  return new ApiError('payload_too_large', `request body over ${limit} bytes`);
+  return new ApiError('payload_too_large', `request body over ${limit} bytes`, undefined, { connection: 'close' });
 }
 
 /** The 413 of a body whose Content-Length is over `limit`: answered at once, and the connection closed. */
@@ -22,60 +25,74 @@ function declaredOver(declared: string | null | undefined, limit: number): decla
 }
 
 /**
- * Most bytes of a body that grows past its limit without having announced it (chunked) read and
- * discarded before the 413 is answered: clients such as fetch send the whole body before they
- * read the answer, and a connection closed under them reports a network error instead of the 413.
+ * Has Node close a refused request's connection gently once its `Connection: close` answer is
+ * written. Node closes such a socket with destroySoon, which resets a socket still holding unread
+ * bytes, and a client still sending its body (fetch sends it all before it reads) would then
+ * report a network error instead of the 413: the socket sends a FIN and lets the client's last
+ * bytes in first (lingerThenDestroy).
  */
-export const DRAIN_LIMIT = 1024 * 1024 * 1024;
+export function closeGently(request: IncomingMessage): void {
+  const socket = request.socket as Socket & { destroySoon?: () => void };
+  socket.destroySoon = () => {
+    socket.end();
+    lingerThenDestroy(socket);
+  };
+}
+
+/**
+ * The 413 of a Node request whose Content-Length is over `limit`, with its connection set to close
+ * gently; undefined when the length is within it or not given.
+ */
+export function refuseAnnounced(request: IncomingMessage, limit: number): ApiError | undefined {
+  const declared = request.headers['content-length'];
+  if (!declaredOver(declared, limit)) return undefined;
+  closeGently(request);
+  return announcedTooLarge(limit, declared);
+}
+
+/**
+ * The 413 of a WHATWG request whose Content-Length is over `limit` (its body cancelled unread);
+ * undefined when the length is within it or not given.
+ */
+export async function refuseAnnouncedWeb(request: Request, limit: number): Promise<ApiError | undefined> {
+  const declared = request.headers.get('content-length');
+  if (!declaredOver(declared, limit)) return undefined;
+  await request.body?.cancel().catch(() => {});
+  return announcedTooLarge(limit, declared);
+}
 
 /**
  * The whole body of a Node request, read as it arrives. A Content-Length over `limit` is refused
- * at once, before a byte is read (DECISIONS.md), with `Connection: close`; the socket then closes
- * gently (lingerThenDestroy), so the client reads the 413 rather than a reset. A body without a
- * length that grows past `limit` keeps nothing more: the rest is read and discarded, up to
- * {@link DRAIN_LIMIT}, and then the 413 is answered.
+ * at once, before a byte is read (DECISIONS.md); a body without a length (chunked) is refused as
+ * soon as it grows past `limit`, with nothing more read. Either 413 closes the connection gently
+ * ({@link closeGently}), so the client reads the 413 rather than a reset.
  * @throws ApiError 413 payload_too_large; 400 invalid_request when the client aborts mid-body
  */
 export function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = request.headers['content-length'];
-  if (declaredOver(declared, limit)) {
-    const socket = request.socket as Socket & { destroySoon?: () => void };
-    // Node closes a `Connection: close` answer's socket with destroySoon, which resets a socket
-    // holding unread bytes: close it by FIN and let the client's last bytes in first.
-    socket.destroySoon = () => {
-      socket.end();
-      lingerThenDestroy(socket);
-    };
-    return Promise.reject(announcedTooLarge(limit, declared));
-  }
+  const announced = refuseAnnounced(request, limit);
+  if (announced) return Promise.reject(announced);
   if (request.readableEnded) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let refused = false;
     const cleanup = () => {
       request.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
       if (size > limit) {
-        refused = true;
-        chunks.length = 0;
-      }
-      if (refused) {
-        if (size > DRAIN_LIMIT) {
-          cleanup();
-          request.resume();
-          reject(tooLarge(limit));
-        }
+        cleanup();
+        // What still comes until the connection closes is dropped as it arrives, not kept.
+        request.resume();
+        closeGently(request);
+        reject(tooLarge(limit));
         return;
       }
       chunks.push(chunk);
     };
     const onEnd = () => {
       cleanup();
-      if (refused) reject(tooLarge(limit));
-      else resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     const onError = () => {
       cleanup();
@@ -90,11 +107,8 @@ export function readNodeBody(request: IncomingMessage, limit: number): Promise<U
  * @throws ApiError 413 payload_too_large; 400 invalid_request when the body stream fails
  */
 export async function readWebBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declaredOver(declared, limit)) {
-    await request.body?.cancel().catch(() => {});
-    throw announcedTooLarge(limit, declared);
-  }
+  const announced = await refuseAnnouncedWeb(request, limit);
+  if (announced) throw announced;
   if (!request.body) return EMPTY;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -199,3 +199,117 @@ describe('requests Node refuses before routing (a real socket)', () => {
     expect((await fetch(`${s.url}/v1/agent/ann`)).status).toBe(404);
   });
 });
+
+/** The chunked-encoding frame of `data`. */
+const chunk = (data: string | Buffer) => Buffer.concat([Buffer.from(`${Buffer.byteLength(data).toString(16)}\r\n`), Buffer.from(data), Buffer.from('\r\n')]);
+const BOUNDARY = 'x-upload-boundary';
+/** The start of a multipart body whose file part is `file.bin`; the file's bytes follow it. */
+const FILE_PART = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="file.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+/** Request line and headers of an upload to the memory files route. */
+const uploadHead = (apiKey: string, length: string) => `POST /v1/memory/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\n${length}\r\n\r\n`;
+/** The largest upload body of a 1,000-byte file limit: the file and 2 MiB of multipart framing. */
+const UPLOAD_BODY_LIMIT = 1000 + 2 * 1024 * 1024;
+
+describe('bodies past their route limit (a real socket): refused at once, before the rest is read', () => {
+  let runtime: Runtime | undefined;
+  let server: RunningServer | undefined;
+  let apiKey = '';
+  const open = async (maxUploadBytes?: number) => {
+    runtime = await createRuntime({ maxBodyBytes: 1024 * 1024, ...(maxUploadBytes === undefined ? {} : { memory: { maxUploadBytes } }) });
+    server = await serve(runtime, { port: 0 });
+    apiKey = (await runtime.createAgent({ name: 'ann' })).api_key;
+    return server;
+  };
+  afterEach(async () => {
+    await server?.close();
+    await runtime?.close();
+    server = undefined;
+    runtime = undefined;
+  });
+
+  /** The agent's stored files (none may be kept by a refused upload). */
+  const files = async () => ((await (await fetch(`${server!.url}/v1/memory/files`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { files: unknown[] }).files;
+
+  it('refuses an upload whose Content-Length is over the route limit with 413 before any file byte is sent', async () => {
+    const s = await open(1000);
+    // Only the head and the part's headers are sent: the answer cannot wait for the 10 MB.
+    const answer = await exchange(s, uploadHead(apiKey, `Content-Length: ${10 * 1024 * 1024}`) + FILE_PART);
+    expectJsonError(answer, 413, 'payload_too_large');
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.closed).toBe(true);
+    expect(JSON.parse(answer.body).error.message).toBe(`request body over ${UPLOAD_BODY_LIMIT} bytes (Content-Length: ${10 * 1024 * 1024})`);
+    expect(await files()).toEqual([]);
+  });
+
+  it('refuses an upload announced past the default 500 MB file limit at once', async () => {
+    const s = await open();
+    const answer = await exchange(s, uploadHead(apiKey, 'Content-Length: 600000000') + FILE_PART);
+    expectJsonError(answer, 413, 'payload_too_large');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('refuses a chunked upload as soon as it passes the limit, without waiting for its end', async () => {
+    const s = await open(1000);
+    // 3 MB of file in 64 KiB chunks, and never the last chunk: the body is not complete when answered.
+    const parts = [chunk(FILE_PART), ...Array.from({ length: 48 }, () => chunk(Buffer.alloc(64 * 1024, 'a')))];
+    const answer = await exchange(s, Buffer.concat([Buffer.from(uploadHead(apiKey, 'Transfer-Encoding: chunked')), ...parts]));
+    expectJsonError(answer, 413, 'payload_too_large');
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.closed).toBe(true);
+    expect(await files()).toEqual([]);
+  });
+
+  it('refuses a chunked JSON body as soon as it passes the limit, without waiting for its end', async () => {
+    const s = await open();
+    const answer = await exchange(
+      s,
+      Buffer.concat([Buffer.from('POST /_sim/agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n'), chunk('{"name":"ann","bio":"'), chunk('x'.repeat(2 * 1024 * 1024))]),
+    );
+    expectJsonError(answer, 413, 'payload_too_large');
+    expect(JSON.parse(answer.body).error.message).toBe(`request body over ${1024 * 1024} bytes`);
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('still takes a chunked upload within the limit', async () => {
+    const s = await open(1000);
+    const body = Buffer.concat([chunk(FILE_PART), chunk(Buffer.alloc(500, 'a')), chunk(`\r\n--${BOUNDARY}--\r\n`), Buffer.from('0\r\n\r\n')]);
+    // The client closes after the answer, so the exchange ends with it.
+    const answer = await exchange(s, Buffer.concat([Buffer.from(uploadHead(apiKey, 'Transfer-Encoding: chunked\r\nConnection: close')), body]));
+    expect(answer.status, answer.body).toBe(201);
+    expect(JSON.parse(answer.body)).toMatchObject({ name: 'file.bin', size: 500 });
+    expect(await files()).toHaveLength(1);
+  });
+});
+
+describe('an endless upload body in process (runtime.fetch)', () => {
+  it('is cancelled once it passes the route limit and answered 413', async () => {
+    const runtime = await createRuntime({ memory: { maxUploadBytes: 1000 } });
+    try {
+      const { api_key } = await runtime.createAgent({ name: 'ann' });
+      let pulled = 0;
+      let cancelled = false;
+      const block = new Uint8Array(64 * 1024).fill(97);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(FILE_PART));
+        },
+        pull(controller) {
+          pulled += block.byteLength;
+          controller.enqueue(block);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const init = { method: 'POST', headers: { authorization: `Bearer ${api_key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body, duplex: 'half' } as RequestInit;
+      const response = await runtime.fetch(new Request('http://localhost/v1/memory/files', init));
+      await expectErrorResponse(response, 413, 'payload_too_large');
+      expect(cancelled).toBe(true);
+      // Read up to the limit and a little stream buffering past it, never on to the drain's old 1 GiB.
+      expect(pulled).toBeLessThan(2 * UPLOAD_BODY_LIMIT);
+    } finally {
+      await runtime.close();
+    }
+  });
+});

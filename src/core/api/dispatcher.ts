@@ -2,7 +2,7 @@ import { ApiError, toApiError } from '../shared/api-error.js';
 import { canonicalJson, sha256Hex } from '../shared/json.js';
 import { IDEMPOTENCY_KEY_MAX, type ClaimedKey, type IdempotencyKeys, type StoredOutcome } from '../services/idempotency.js';
 import { isUploadedFile, type ReceivedUpload, type UploadedFile } from './binary.js';
-import type { BoundRoute, CallContext, RouteDefinition } from './route.js';
+import type { BoundRoute, CallContext, DurableStep, RouteDefinition } from './route.js';
 import { parseInput } from './validation.js';
 import { illFormedPath, MAX_NESTING, NestedTooDeep } from '../shared/unicode.js';
 
@@ -128,38 +128,58 @@ export class Dispatcher {
       if (key !== null) checkIdempotencyKey(key);
       if (definition.upload) return await this.dispatchUpload(route, context, { params, query, body: body as UploadedFile }, key, request);
       const input = { params, query, body };
-      if (key === null) return await this.execute(route, context, input);
+      if (key === null) return await this.run(route, context, input, null);
       const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
       const decision = await this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
       if (decision.kind === 'replay') return replayed(decision.outcome);
-      // The key's record is written in the same durable unit as the handler's effect.
-      return await this.idempotency.within(
-        () => this.execute(route, context, input),
-        () => decision,
-      );
+      return await this.run(route, context, input, decision);
     } catch (error) {
       if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
       return errorResult(toApiError(error));
     }
   }
 
-  /** Runs the handler and turns what it answers or throws into a result; never throws. */
-  private async execute(route: BoundRoute, context: CallContext, input: { params: unknown; query: unknown; body: unknown }): Promise<DispatchResult> {
+  /**
+   * Runs a route's handler; with a claimed key, in the durable unit that also writes the key's
+   * record. A staged route's outside call runs first, outside any unit, so the unit holds only its
+   * effect; when the call fails (its deadline passed) the unit records only the failure. Never throws.
+   */
+  private async run(route: BoundRoute, context: CallContext, input: { params: unknown; query: unknown; body: unknown }, claimed: ClaimedKey | null): Promise<DispatchResult> {
     const { definition } = route;
+    let call = () => route.handle(context, input);
+    let failed: DispatchResult | undefined;
+    if (route.staged) {
+      try {
+        call = (await route.handle(context, input)) as DurableStep<unknown>;
+      } catch (error) {
+        failed = this.failure(definition, context, error);
+      }
+    }
+    const execute = () => (failed ? Promise.resolve(failed) : this.execute(definition, context, call));
+    return claimed === null ? execute() : this.idempotency.within(execute, () => claimed);
+  }
+
+  /** Runs `call` (a handler or a staged route's durable step) and turns what it answers or throws into a result; never throws. */
+  private async execute(definition: RouteDefinition, context: CallContext, call: () => unknown): Promise<DispatchResult> {
     try {
-      const body = await route.handle(context, input);
+      const body = await call();
       return { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
     } catch (error) {
-      if (error instanceof UploadReplay) return replayed(error.outcome);
-      if (this.deadlines && context.deadline !== undefined && !(error instanceof ApiError) && (this.deadlines.now() >= context.deadline || deadlineFired.get(context)?.aborted)) {
-        // Not a bug, so not reported as one. Handlers write nothing once their outside call was cut
-        // (DECISIONS.md: nothing of the request is kept), and the key layer stores no 504.
-        return errorResult(new ApiError('upstream_timeout', `the request's outside calls did not finish within its deadline of ${this.deadlines.ms} ms`));
-      }
-      // A call cut by its caller going away or the runtime closing is not a bug either.
-      if (!(error instanceof ApiError) && !context.signal.aborted) this.onInternalError(error, definition.id);
-      return errorResult(toApiError(error));
+      return this.failure(definition, context, error);
     }
+  }
+
+  /** The answer to what a handler threw; reports bugs. */
+  private failure(definition: RouteDefinition, context: CallContext, error: unknown): DispatchResult {
+    if (error instanceof UploadReplay) return replayed(error.outcome);
+    if (this.deadlines && context.deadline !== undefined && !(error instanceof ApiError) && (this.deadlines.now() >= context.deadline || deadlineFired.get(context)?.aborted)) {
+      // Not a bug, so not reported as one. Handlers write nothing once their outside call was cut
+      // (DECISIONS.md: nothing of the request is kept), and the key layer stores no 504.
+      return errorResult(new ApiError('upstream_timeout', `the request's outside calls did not finish within its deadline of ${this.deadlines.ms} ms`));
+    }
+    // A call cut by its caller going away or the runtime closing is not a bug either.
+    if (!(error instanceof ApiError) && !context.signal.aborted) this.onInternalError(error, definition.id);
+    return errorResult(toApiError(error));
   }
 
   /**
@@ -183,7 +203,7 @@ export class Dispatcher {
         claimed = decision;
       },
     };
-    const execute = () => this.execute(route, context, { ...input, body: upload });
+    const execute = () => this.execute(definition, context, () => route.handle(context, { ...input, body: upload }));
     return key === null ? execute() : this.idempotency.within(execute, () => claimed);
   }
 

@@ -35,8 +35,10 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
   maxBodyBytes?: number;
   /**
    * A multipart/form-data upload: the handler's `body` is a `ReceivedUpload` (binary.ts) whose
-   * bytes stream from the part named `field`; no JSON body, no JSON body limit (the handler
-   * enforces its own size limit while it stores the bytes).
+   * bytes stream from the part named `field`; no JSON body. The handler enforces its file's own
+   * size limit while it stores the bytes; the edge holds the whole multipart body to
+   * `maxBodyBytes`, which an upload route is bound with from its file limit
+   * ({@link uploadBodyBytes}), refusing a longer Content-Length at once.
    */
   upload?: { field: string };
   /**
@@ -46,6 +48,17 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
   rawBody?: true;
   /** Success status: 201 for creates, 204 for deletes, 200 otherwise (DECISIONS.md). */
   status: 200 | 201 | 204;
+}
+
+/**
+ * Room a multipart body takes beyond its file: boundaries, part headers (16 KiB each at most) and
+ * the small fields the upload reader takes (20 of 64 KiB; src/http/multipart-upload.ts).
+ */
+export const MULTIPART_FRAMING_BYTES = 2 * 1024 * 1024;
+
+/** The largest multipart body that can carry a file of `maxFileBytes`: an upload route's `maxBodyBytes`. */
+export function uploadBodyBytes(maxFileBytes: number): number {
+  return maxFileBytes + MULTIPART_FRAMING_BYTES;
 }
 
 /** Parsed inputs a handler receives. */
@@ -82,7 +95,15 @@ export type RouteHandler<P, Q, B, R> = (context: CallContext, input: RouteInput<
 export interface BoundRoute {
   definition: RouteDefinition;
   handle: RouteHandler<unknown, unknown, unknown, unknown>;
+  /**
+   * Set by {@link bindStagedRoute}: `handle` makes the route's outside call and answers its
+   * {@link DurableStep}, which the dispatcher runs apart.
+   */
+  staged?: true;
 }
+
+/** The effect a staged handler answers once its outside call is done: one or more store transactions. */
+export type DurableStep<T> = () => Promise<T>;
 
 /** The parsed value of a route's schema `K`, or undefined when the route has none. */
 type Parsed<D, K extends 'params' | 'query' | 'body' | 'response'> = D extends { [key in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
@@ -104,6 +125,17 @@ export function defineRoute<const D extends RouteDefinition<any, any, any, any>>
 /** Attaches a handler to a route definition, type-checked against the route's schemas. */
 export function bindRoute<D extends RouteDefinition<any, any, any, any>>(definition: D, handle: (context: CallContext, input: HandlerInput<D>) => HandlerOutput<D> | Promise<HandlerOutput<D>>): BoundRoute {
   return { definition, handle } as unknown as BoundRoute;
+}
+
+/**
+ * Attaches a handler whose outside call (a carrier request) comes before its effect: it makes the
+ * call and answers the effect as a {@link DurableStep}. The dispatcher runs the step in the
+ * Idempotency-Key's durable unit and the call before it, so the unit never waits on the outside
+ * call nor repeats it when a store runs the unit again; a call cut by the request's deadline
+ * throws before any effect, and the request keeps nothing (504 `upstream_timeout`).
+ */
+export function bindStagedRoute<D extends RouteDefinition<any, any, any, any>>(definition: D, handle: (context: CallContext, input: HandlerInput<D>) => Promise<DurableStep<HandlerOutput<D>>>): BoundRoute {
+  return { definition, handle, staged: true } as unknown as BoundRoute;
 }
 
 /** Fills `{name}` placeholders of a route path with URL-encoded values. */

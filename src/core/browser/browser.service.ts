@@ -16,6 +16,7 @@ import { BrowserOwners } from './browser-owners.js';
 import { BrowserPeers, type PeerCall } from './browser-peers.js';
 import { browserCloseOf } from './devtools-path.js';
 import { agentLimitMessage, rateLimited, sameSecret, SESSIONS, sessionWire, type StoredSession } from './session-record.js';
+import { LiveSessions } from './live-sessions.js';
 import type { BrowserScreenshot, BrowserSession, BrowserSessionList, BrowserSessionsQuery, CreateBrowserSessionBody, TerminatedReason } from './browser.schema.js';
 
 /** Job type of the idle check of a session. */
@@ -24,13 +25,6 @@ const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 const SECRET_LENGTH = 32;
 /** Service time after which an idle check asks again an owner it could not reach. */
 const REMOTE_IDLE_RETRY_MS = 60_000;
-
-/** A session whose browser runs (or is starting) in this process. */
-interface LiveSession {
-  agentId: string;
-  instance: BrowserInstance | null;
-  lastActivityMs: number;
-}
 
 /** What the DevTools edge learns about an upgrade: accept it, or refuse with a status. */
 export type DevtoolsVerdict = { kind: 'accept'; instance: BrowserInstance } | { kind: 'refuse'; status: 401 | 404; message: string };
@@ -43,7 +37,8 @@ export type DevtoolsVerdict = { kind: 'accept'; instance: BrowserInstance } | { 
  */
 @injectable()
 export class BrowserSessions {
-  private readonly live = new Map<string, LiveSession>();
+  /** The sessions whose browser runs here, with their activity. */
+  private readonly live: LiveSessions;
   /** Present when other processes serve the same world: quotas, forwarding and lost owners. */
   private readonly owners: BrowserOwners | undefined;
 
@@ -59,6 +54,7 @@ export class BrowserSessions {
     @inject(Browser) private readonly browser: Browser,
     @inject(BrowserPeers) peers: BrowserPeers,
   ) {
+    this.live = new LiveSessions(clock, config);
     const self = peers.self;
     if (store.shared && self) {
       this.owners = new BrowserOwners(store, store.shared, self, peers, (tx, sessionId) => this.markTerminated(tx, sessionId, 'lost', undefined));
@@ -77,7 +73,7 @@ export class BrowserSessions {
    */
   async create(agentId: string, body: CreateBrowserSessionBody): Promise<BrowserSession> {
     await this.identity.agent(agentId);
-    this.checkLimits(agentId, this.owners === undefined);
+    this.live.checkLimits(agentId, this.owners === undefined);
     const now = this.clock.now();
     const idleMs = this.config.idleSeconds * 1000;
     const session: StoredSession = {
@@ -95,8 +91,7 @@ export class BrowserSessions {
       ...(this.owners ? { owner_id: this.owners.self.id, owner_url: this.owners.self.url() } : {}),
     };
     // The slot is taken before the browser starts, so concurrent creates cannot pass the limit.
-    const live: LiveSession = { agentId, instance: null, lastActivityMs: now };
-    this.live.set(session.session_id, live);
+    const live = this.live.start(session.session_id, agentId, now);
     let instance: BrowserInstance;
     let reserved = false;
     try {
@@ -150,7 +145,7 @@ export class BrowserSessions {
       if (forwarded.kind === 'answered') return forwarded.body as BrowserSession;
       session = await this.owned(agentId, sessionId);
     }
-    this.touch(sessionId);
+    this.live.touch(sessionId);
     return this.toWire(session);
   }
 
@@ -176,7 +171,7 @@ export class BrowserSessions {
     }
     const instance = this.live.get(sessionId)?.instance;
     if (session.status !== 'open' || !instance) throw notFound('browser session');
-    this.touch(sessionId);
+    this.live.touch(sessionId);
     const shot = await instance.screenshot().catch((error: unknown) => {
       if (error instanceof NoOpenPageError) throw new ApiError('conflict', 'the session has no open page to capture (a client closed them all); open one first', 'id');
       throw error;
@@ -193,7 +188,7 @@ export class BrowserSessions {
     const instance = this.live.get(sessionId)?.instance;
     if (!session || session.status !== 'open' || !instance) return { kind: 'refuse', status: 404, message: 'no open browser session with this id' };
     if (secret === null || !sameSecret(secret, session.secret)) return { kind: 'refuse', status: 401, message: 'wrong or missing session secret' };
-    this.touch(sessionId);
+    this.live.touch(sessionId);
     return { kind: 'accept', instance };
   }
 
@@ -226,13 +221,6 @@ export class BrowserSessions {
     const answer = () => client.send(JSON.stringify({ id: close.id, result: {} }));
     void this.terminate(sessionId, 'closed', undefined, answer).catch(answer);
     return true;
-  }
-
-  /** Notes activity on an open session (in memory only). */
-  touch(sessionId: string): void {
-    const live = this.live.get(sessionId);
-    // Never backwards: a forwarded call may have noted the (later) time of the process it came through.
-    if (live) live.lastActivityMs = Math.max(live.lastActivityMs, this.clock.now());
   }
 
   /** Runs the idle job: ends the session when it has been idle long enough, else re-arms the job. */
@@ -311,7 +299,7 @@ export class BrowserSessions {
   async answerPeer(call: PeerCall): Promise<unknown> {
     const live = this.live.get(call.session_id);
     if (call.op === 'activity') return { last_activity_ms: live?.instance ? live.lastActivityMs : null };
-    if (live && call.at_ms !== undefined) live.lastActivityMs = Math.max(live.lastActivityMs, call.at_ms);
+    if (call.at_ms !== undefined) this.live.touch(call.session_id, call.at_ms);
     if (call.op === 'show') return this.get(call.agent_id, call.session_id, true);
     if (call.op === 'screenshot') return this.screenshot(call.agent_id, call.session_id, true);
     await this.delete(call.agent_id, call.session_id, true);
@@ -335,7 +323,7 @@ export class BrowserSessions {
         await this.owners!.release(tx, slot.session_id);
       });
     }
-    for (const [sessionId, live] of [...this.live]) {
+    for (const [sessionId, live] of this.live.entries()) {
       if (!live.instance) continue;
       const session = await this.store.view.get<StoredSession>(SESSIONS, sessionId);
       if (session?.status === 'terminated' && this.live.get(sessionId) === live) {
@@ -361,14 +349,8 @@ export class BrowserSessions {
 
   /** Stops every browser of this process without writing (a restarted world marks them `restart`). */
   async stopAll(): Promise<void> {
-    await Promise.all([this.stopInstances(), this.browser.shutdown?.().catch(() => undefined)]);
+    await Promise.all([this.live.stopAll(), this.browser.shutdown?.().catch(() => undefined)]);
     await this.owners?.stop();
-  }
-
-  private async stopInstances(): Promise<void> {
-    const instances = [...this.live.values()].map((live) => live.instance);
-    this.live.clear();
-    await Promise.all(instances.map((instance) => instance?.close().catch(() => undefined)));
   }
 
   /**
@@ -376,7 +358,7 @@ export class BrowserSessions {
    * session becomes terminated with reason `restart`; browsers of the replaced world are stopped.
    */
   async restored(): Promise<void> {
-    const stopping = this.stopInstances();
+    const stopping = this.live.stopAll();
     if (this.owners) {
       // Other processes may run browsers of this world: only the sessions of gone processes end (`lost`).
       await stopping;
@@ -416,32 +398,6 @@ export class BrowserSessions {
     };
     await tx.update(SESSIONS, sessionId, next);
     await this.events.append(tx, { type: 'browser.session.terminated', agent_id: session.agent_id, data: this.toWire(next) });
-  }
-
-  /**
-   * The limits this process counts: open sessions of the agent (unless the store counts them
-   * across processes) and of this process.
-   * @throws ApiError 429 rate_limited
-   */
-  private checkLimits(agentId: string, perAgent: boolean): void {
-    const idleMs = this.config.idleSeconds * 1000;
-    const mine = [...this.live.values()].filter((live) => live.agentId === agentId);
-    if (perAgent && mine.length >= this.config.maxSessionsPerAgent) {
-      throw rateLimited(
-        mine.map((live) => live.lastActivityMs),
-        idleMs,
-        this.clock.now(),
-        agentLimitMessage(this.config.maxSessionsPerAgent),
-      );
-    }
-    if (this.live.size >= this.config.maxSessions) {
-      throw rateLimited(
-        [...this.live.values()].map((live) => live.lastActivityMs),
-        idleMs,
-        this.clock.now(),
-        'the service runs as many browser sessions as it may; try again later',
-      );
-    }
   }
 
   /** The per-agent limit, counted across processes: Retry-After from the last activity the store knows. */

@@ -18,6 +18,8 @@ import { speechSeconds } from './speech.js';
 import { TwimlFetcher } from './twiml-fetch.js';
 import { runTwiml } from './twiml.js';
 import { holdEarlyReport, takeEarlyReports } from './early-reports.js';
+import { handOff, type HandOffOutcome } from './carrier-hand-off.js';
+import type { DurableStep } from '../api/route.js';
 
 /** Call statuses a real carrier reports. */
 type CarrierCallStatus = 'ringing' | 'in-progress' | 'completed' | 'failed';
@@ -49,47 +51,76 @@ export class CallService {
   ) {}
 
   /**
-   * Places a call from the agent's number, `initiated`. `signal` (the request's) ends a real
-   * carrier's attempt: the call then ends `failed` (`carrier_unavailable`).
+   * Places a call from the agent's number, in two steps (a staged route), as an SMS is sent: the
+   * answer is the call's {@link DurableStep}, which writes it (`initiated`, or further when a real
+   * carrier already reported). A simulated carrier plans it inside that step's transaction; a real
+   * one is asked before it, once the call is checked against the policy and counted, so a hand-off
+   * that `signal` (the request's deadline) cut leaves no call and no event. A carrier's refusal is
+   * kept: the call is `failed` (`carrier_error_<code>`, or `carrier_unavailable`).
    * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number),
-   *   403 policy_violation (`to`: a country outside the policy's, or the day's call count)
+   *   403 policy_violation (`to`: a country outside the policy's, or the day's call count); from the
+   *   step with a simulated carrier
+   * @throws HandOffCut when `signal` cut the real carrier's hand-off
    */
-  place(agentId: string, body: PlaceCallBody, signal?: AbortSignal): Promise<PlacedCall> {
-    return this.policies.enforced(agentId, 'phone.placeCall', () => this.placeUnderPolicy(agentId, body, signal));
+  async place(agentId: string, body: PlaceCallBody, signal?: AbortSignal): Promise<DurableStep<PlacedCall>> {
+    if (!this.telephony.dispatchCall) return () => this.policies.enforced(agentId, 'phone.placeCall', () => this.placeSimulated(agentId, body));
+    const handed = await this.policies.enforced(agentId, 'phone.placeCall', () => this.handOff(agentId, body, signal));
+    return async () => placedView(await this.recordHandOff(handed.record, handed.outcome));
   }
 
-  private async placeUnderPolicy(agentId: string, body: PlaceCallBody, signal?: AbortSignal): Promise<PlacedCall> {
+  /** Checks, counts, stores and plans a call in one transaction (a carrier that plans on the clock). */
+  private async placeSimulated(agentId: string, body: PlaceCallBody): Promise<PlacedCall> {
     const to = await this.lines.recipient(this.store.view, agentId, body.to);
     const callId = this.random.id('call');
     const nowMs = this.clock.now();
-    const flow = body.script !== undefined ? { script: body.script } : { twiml_url: body.twiml_url! };
-    const { record, live } = await this.store.transaction(async (tx) => {
+    const record = await this.store.transaction(async (tx) => {
       await this.policies.checkPhone(tx, agentId, 'calls', to);
-      const from = (await this.lines.line(tx, agentId)).phone_number;
-      const record: StoredCall = {
-        call_id: callId,
-        owner: agentId,
-        to,
-        from,
-        status: 'initiated',
-        created_at: toIso(nowMs),
-        duration_seconds: null,
-        ended_at: null,
-        failure_reason: null,
-        transcript: [],
-        flow,
-        answered_ms: null,
-        redirects: 0,
-      };
-      await tx.insert(CALLS, callId, record, agentId);
-      await this.events.append(tx, { type: 'call.status_changed', agent_id: agentId, data: { ...callView(record, nowMs) } });
+      const record = draftCall(agentId, callId, to, (await this.lines.line(tx, agentId)).phone_number, body, nowMs);
+      await this.accept(tx, record, nowMs);
       const plan = await this.telephony.planCall(tx, this.carrierCall(record));
       if (plan) await this.schedule(tx, plan.ringing_at_ms, { step: 'ringing', call_id: callId, answers_at_ms: plan.answers_at_ms, refusal: plan.refusal });
-      return { record, live: plan === null };
+      return record;
     });
-    // As for SMS: the carrier is called once the call is durable, never inside a durable unit.
-    const placed = live ? ((await this.store.outside(() => this.dispatch(record, signal))) ?? record) : record;
-    return { call_id: placed.call_id, to: placed.to, from: placed.from, status: placed.status, created_at: placed.created_at };
+    return placedView(record);
+  }
+
+  /**
+   * Checks the call against the policy and counts it (committed on its own: the carrier may have
+   * taken a call whose hand-off was cut), then hands it to the carrier.
+   * @throws HandOffCut when `signal` cut the hand-off
+   */
+  private async handOff(agentId: string, body: PlaceCallBody, signal: AbortSignal | undefined): Promise<{ record: StoredCall; outcome: HandOffOutcome }> {
+    const to = await this.lines.recipient(this.store.view, agentId, body.to);
+    const callId = this.random.id('call');
+    const nowMs = this.clock.now();
+    const from = await this.store.transaction(async (tx) => {
+      await this.policies.checkPhone(tx, agentId, 'calls', to);
+      return (await this.lines.line(tx, agentId)).phone_number;
+    });
+    const record = draftCall(agentId, callId, to, from, body, nowMs);
+    return { record, outcome: await handOff(() => this.telephony.dispatchCall!(this.carrierCall(record), signal), signal) };
+  }
+
+  /** Writes a call a real carrier answered for: taken (with the reports that came before its answer applied) or refused at once (`failed`). */
+  private recordHandOff(record: StoredCall, outcome: HandOffOutcome): Promise<StoredCall> {
+    return this.store.transaction(async (tx) => {
+      const nowMs = this.clock.now();
+      await this.accept(tx, record, nowMs);
+      if ('carrier_id' in outcome) {
+        if (!(await tx.get(CARRIER_REFS, outcome.carrier_id))) await tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'call', id: record.call_id });
+        for (const { status, error_code: _none, ...details } of await takeEarlyReports(tx, outcome.carrier_id)) {
+          await this.applyReport(tx, record.call_id, status as CarrierCallStatus, details);
+        }
+        return (await tx.get<StoredCall>(CALLS, record.call_id))!;
+      }
+      return this.finish(tx, record, 'failed', outcome.failure instanceof CarrierRefusal ? `carrier_error_${outcome.failure.code}` : 'carrier_unavailable');
+    });
+  }
+
+  /** Stores a new call with its first `call.status_changed`. */
+  private async accept(tx: StoreTransaction, record: StoredCall, nowMs: number): Promise<void> {
+    await tx.insert(CALLS, record.call_id, record, record.owner);
+    await this.events.append(tx, { type: 'call.status_changed', agent_id: record.owner, data: { ...callView(record, nowMs) } });
   }
 
   /** One of the agent's calls. @throws ApiError 404 not_found (unknown or another agent's) */
@@ -213,27 +244,6 @@ export class CallService {
     });
   }
 
-  /** Places a call with a real carrier after it committed; a refusal fails it at once. */
-  private async dispatch(record: StoredCall, signal: AbortSignal | undefined): Promise<StoredCall> {
-    let outcome: { carrier_id: string } | { refusal: string };
-    try {
-      outcome = await this.telephony.dispatchCall!(this.carrierCall(record), signal);
-    } catch (error) {
-      outcome = { refusal: error instanceof CarrierRefusal ? `carrier_error_${error.code}` : 'carrier_unavailable' };
-    }
-    return this.store.transaction(async (tx) => {
-      const current = (await tx.get<StoredCall>(CALLS, record.call_id))!;
-      if ('carrier_id' in outcome) {
-        if (!(await tx.get(CARRIER_REFS, outcome.carrier_id))) await tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'call', id: record.call_id });
-        for (const { status, error_code: _none, ...details } of await takeEarlyReports(tx, outcome.carrier_id)) {
-          await this.applyReport(tx, record.call_id, status as CarrierCallStatus, details);
-        }
-        return (await tx.get<StoredCall>(CALLS, record.call_id))!;
-      }
-      return this.finish(tx, current, 'failed', outcome.refusal);
-    });
-  }
-
   /** Ends a call: its status, end time, duration (from the answer, 0 when never answered) and reason. */
   private async finish(tx: StoreTransaction, record: StoredCall, status: 'completed' | 'failed', reason: string | null, carrierDuration?: number): Promise<StoredCall> {
     const nowMs = this.clock.now();
@@ -256,6 +266,17 @@ export class CallService {
   private carrierCall(record: StoredCall): CarrierCall {
     return { call_id: record.call_id, agent_id: record.owner, from: record.from, to: record.to, flow: record.flow };
   }
+}
+
+/** A new outbound call, `initiated`, with the flow it runs once answered. */
+function draftCall(owner: string, callId: string, to: string, from: string, body: PlaceCallBody, nowMs: number): StoredCall {
+  const flow = body.script !== undefined ? { script: body.script } : { twiml_url: body.twiml_url! };
+  return { call_id: callId, owner, to, from, status: 'initiated', created_at: toIso(nowMs), duration_seconds: null, ended_at: null, failure_reason: null, transcript: [], flow, answered_ms: null, redirects: 0 };
+}
+
+/** A call as `POST /v1/phone/calls` answers it. */
+function placedView(record: StoredCall): PlacedCall {
+  return { call_id: record.call_id, to: record.to, from: record.from, status: record.status, created_at: record.created_at };
 }
 
 /** A redirect target resolved against the document's URL, if it is http or https. */

@@ -13,6 +13,8 @@ import { parseIso, toIso } from '../shared/time.js';
 import { parseE164 } from './numbers.js';
 import { PhoneLines } from './phone-lines.js';
 import { holdEarlyReport, takeEarlyReports } from './early-reports.js';
+import { handOff, type HandOffOutcome } from './carrier-hand-off.js';
+import type { DurableStep } from '../api/route.js';
 import { CARRIER_REFS, INBOUND, SMS, SMS_STEP_JOB, inboundKey, type SmsStep, inboundView, smsView, type CarrierRef, type StoredInbound, type StoredSms } from './phone.records.js';
 import type { InboundList, InboundQuery, InboundSmsAccepted, PhoneListQuery, SendSmsBody, SimInboundSmsBody, SmsList, SmsMessage, SmsStatus } from './phone.schema.js';
 import { smsSegments } from './segments.js';
@@ -41,39 +43,33 @@ export class SmsService {
   ) {}
 
   /**
-   * Accepts an SMS from the agent's number, `queued`.
-   * `signal` (the request's) ends a real carrier's attempt: the message then ends `failed` 30008.
+   * Sends an SMS from the agent's number, in two steps (a staged route): the answer is the send's
+   * {@link DurableStep}, which writes the message (`queued`, or further when a real carrier already
+   * reported) and its events. A simulated carrier takes the message inside that step's transaction
+   * (it plans on the clock). A real carrier is asked before it, once the send is checked against
+   * the policy and counted: outside calls never hold a write, and a hand-off that `signal` (the
+   * request's deadline) cut leaves no message and no event. A carrier's refusal is kept: the
+   * message is `failed` with the carrier's code.
    * @throws ApiError 400 invalid_recipient (`to` not E.164, the agent's own number, or Twilio's invalid test number),
-   *   403 policy_violation (`to`: a country outside the policy's, or the day's SMS count)
+   *   403 policy_violation (`to`: a country outside the policy's, or the day's SMS count); from the
+   *   step with a simulated carrier
+   * @throws HandOffCut when `signal` cut the real carrier's hand-off
    */
-  send(agentId: string, body: SendSmsBody, signal?: AbortSignal): Promise<SmsMessage> {
-    return this.policies.enforced(agentId, 'phone.sendSms', () => this.sendUnderPolicy(agentId, body, signal));
+  async send(agentId: string, body: SendSmsBody, signal?: AbortSignal): Promise<DurableStep<SmsMessage>> {
+    if (!this.telephony.dispatchSms) return () => this.policies.enforced(agentId, 'phone.sendSms', () => this.sendSimulated(agentId, body));
+    const handed = await this.policies.enforced(agentId, 'phone.sendSms', () => this.handOff(agentId, body, signal));
+    return () => this.recordHandOff(handed.record, handed.outcome);
   }
 
-  private async sendUnderPolicy(agentId: string, body: SendSmsBody, signal?: AbortSignal): Promise<SmsMessage> {
+  /** Checks, counts, stores and plans a message in one transaction (a carrier that plans on the clock). */
+  private async sendSimulated(agentId: string, body: SendSmsBody): Promise<SmsMessage> {
     const to = await this.lines.recipient(this.store.view, agentId, body.to);
-    const { encoding, num_segments } = smsSegments(body.body);
     const messageId = this.random.id('sms');
     const now = toIso(this.clock.now());
-    const { record, live } = await this.store.transaction(async (tx) => {
+    const record = await this.store.transaction(async (tx) => {
       await this.policies.checkPhone(tx, agentId, 'sms', to);
-      const from = (await this.lines.line(tx, agentId)).phone_number;
-      const record: StoredSms = {
-        message_id: messageId,
-        owner: agentId,
-        to,
-        from,
-        body: body.body,
-        status: 'queued',
-        num_segments,
-        encoding,
-        error_code: null,
-        created_at: now,
-        updated_at: now,
-      };
-      await tx.insert(SMS, messageId, record, agentId);
-      await this.events.append(tx, { type: 'sms.status_changed', agent_id: agentId, data: { ...smsView(record) } });
-      await this.identity.recordActivity(tx, agentId, 'messages_sent');
+      const record = draftSms(agentId, messageId, to, (await this.lines.line(tx, agentId)).phone_number, body.body, now);
+      await this.accept(tx, record);
       const plan = await this.telephony.planSms(tx, this.carrierSms(record));
       if (plan) {
         await this.scheduler.schedule(tx, plan.sent_at_ms, SMS_STEP_JOB, {
@@ -82,14 +78,55 @@ export class SmsService {
           then: { at_ms: plan.settles_at_ms, ...fateData(plan.fate) },
         });
       }
-      return { record, live: plan === null };
+      return record;
     });
-    if (!live) return smsView(record);
-    // The carrier is called once the send is durable, never inside a durable unit (a keyed send):
-    // a unit would hold every other write while Twilio answers, and a failed commit after the
-    // call would let a retry send twice. A keyed send therefore answers what it committed
-    // (`queued`, what a retry replays); its outcome follows as a status change.
-    return (await this.store.outside(() => this.dispatch(record, signal))) ?? smsView(record);
+    return smsView(record);
+  }
+
+  /**
+   * Checks the send against the policy and counts it (committed on its own, as a run's count is:
+   * the carrier may have taken a message whose hand-off was cut), then hands it to the carrier.
+   * @throws HandOffCut when `signal` cut the hand-off
+   */
+  private async handOff(agentId: string, body: SendSmsBody, signal: AbortSignal | undefined): Promise<{ record: StoredSms; outcome: HandOffOutcome }> {
+    const to = await this.lines.recipient(this.store.view, agentId, body.to);
+    const messageId = this.random.id('sms');
+    const now = toIso(this.clock.now());
+    const from = await this.store.transaction(async (tx) => {
+      await this.policies.checkPhone(tx, agentId, 'sms', to);
+      return (await this.lines.line(tx, agentId)).phone_number;
+    });
+    const record = draftSms(agentId, messageId, to, from, body.body, now);
+    return { record, outcome: await handOff(() => this.telephony.dispatchSms!(this.carrierSms(record), signal), signal) };
+  }
+
+  /**
+   * Writes a message a real carrier answered for: taken (with the reports that came before the
+   * carrier's answer applied) or refused at once (`failed`; Twilio's numeric codes are kept,
+   * anything else, such as no answer at all, is 30008, unknown error).
+   */
+  private async recordHandOff(record: StoredSms, outcome: HandOffOutcome): Promise<SmsMessage> {
+    const updated = await this.store.transaction(async (tx) => {
+      await this.accept(tx, record);
+      if ('carrier_id' in outcome) {
+        if (!(await tx.get(CARRIER_REFS, outcome.carrier_id))) await tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'sms', id: record.message_id });
+        for (const early of await takeEarlyReports(tx, outcome.carrier_id)) {
+          await this.move(tx, record.message_id, early.status as 'sent' | 'delivered' | 'failed', early.error_code, false);
+        }
+      } else {
+        const code = outcome.failure instanceof CarrierRefusal && /^\d+$/.test(outcome.failure.code) ? outcome.failure.code : '30008';
+        await this.move(tx, record.message_id, 'failed', code, false);
+      }
+      return (await tx.get<StoredSms>(SMS, record.message_id))!;
+    });
+    return smsView(updated);
+  }
+
+  /** Stores a new outbound message with its first `sms.status_changed` and counts it as the agent's activity. */
+  private async accept(tx: StoreTransaction, record: StoredSms): Promise<void> {
+    await tx.insert(SMS, record.message_id, record, record.owner);
+    await this.events.append(tx, { type: 'sms.status_changed', agent_id: record.owner, data: { ...smsView(record) } });
+    await this.identity.recordActivity(tx, record.owner, 'messages_sent');
   }
 
   /** One of the agent's outbound messages. @throws ApiError 404 not_found (unknown or another agent's) */
@@ -168,29 +205,6 @@ export class SmsService {
     });
   }
 
-  /** Hands a message to a real carrier after its send committed; a refusal fails it at once. */
-  private async dispatch(record: StoredSms, signal: AbortSignal | undefined): Promise<SmsMessage> {
-    let outcome: { carrier_id: string } | { refusal: string };
-    try {
-      outcome = await this.telephony.dispatchSms!(this.carrierSms(record), signal);
-    } catch (error) {
-      // Twilio's numeric error codes are kept; anything else (no answer at all) is 30008, unknown error.
-      outcome = { refusal: error instanceof CarrierRefusal && /^\d+$/.test(error.code) ? error.code : '30008' };
-    }
-    const updated = await this.store.transaction(async (tx) => {
-      if ('carrier_id' in outcome) {
-        if (!(await tx.get(CARRIER_REFS, outcome.carrier_id))) await tx.insert<CarrierRef>(CARRIER_REFS, outcome.carrier_id, { kind: 'sms', id: record.message_id });
-        for (const early of await takeEarlyReports(tx, outcome.carrier_id)) {
-          await this.move(tx, record.message_id, early.status as 'sent' | 'delivered' | 'failed', early.error_code, false);
-        }
-      } else {
-        await this.move(tx, record.message_id, 'failed', outcome.refusal, false);
-      }
-      return (await tx.get<StoredSms>(SMS, record.message_id))!;
-    });
-    return smsView(updated);
-  }
-
   /**
    * Moves a message to `status` if that is forward; lands a delivered message in the recipient
    * agent's inbound list when the carrier is simulated (a real carrier calls the inbound edge).
@@ -219,6 +233,12 @@ export class SmsService {
   private carrierSms(record: StoredSms): CarrierSms {
     return { message_id: record.message_id, agent_id: record.owner, from: record.from, to: record.to, body: record.body };
   }
+}
+
+/** A new outbound message, `queued`. */
+function draftSms(owner: string, messageId: string, to: string, from: string, text: string, now: string): StoredSms {
+  const { encoding, num_segments } = smsSegments(text);
+  return { message_id: messageId, owner, to, from, body: text, status: 'queued', num_segments, encoding, error_code: null, created_at: now, updated_at: now };
 }
 
 /** A fate as job data. */

@@ -34,7 +34,7 @@ export const memoryArea = defineArea({
     container.bind(DriveService).toSelf();
   },
   start({ container }) {
-    return memoryHandlers(container.get(MemoryService), container.get(DriveService));
+    return memoryHandlers(container.get(MemoryService), container.get(DriveService), container.get(MemoryConfig).maxUploadBytes);
   },
   restored({ container }) {
     // The indexes are derived from the store that was just replaced.

@@ -1,16 +1,12 @@
 // A call's outside work has a real-time deadline (`requestTimeoutMs`): the call's signal aborts
 // at it, and a call cut off by it answers a DECISIONS.md error instead of hanging.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Dispatcher } from '../../../src/core/api/dispatcher.js';
 import { bindRoute, defineRoute, type CallContext } from '../../../src/core/api/route.js';
 import { IdempotencyKeys } from '../../../src/core/services/idempotency.js';
 import { createRuntime, type Runtime } from '../../../src/index.js';
-import { FetchHttpClient } from '../../../src/providers/http/fetch-http-client.js';
 import { MemoryStore } from '../../../src/providers/store/memory-store.js';
-import { TwilioTelephony } from '../../../src/providers/telephony/twilio-telephony.js';
 import { requestDeadlines } from '../../../src/runtime/request-deadlines.js';
 import { SimClock } from '../../../src/sim/sim-clock.js';
 import { WasmSandbox } from '../../../src/providers/sandbox/wasm-sandbox.js';
@@ -73,29 +69,7 @@ describe('the deadline of a call', () => {
   });
 });
 
-describe('a carrier that never answers', () => {
-  let server: Server | undefined;
-  let runtime: Runtime | undefined;
-  afterEach(async () => {
-    await runtime?.close();
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  });
-
-  it('is cut off at the request deadline: the send answers, its message failed 30008', async () => {
-    server = createServer(() => {
-      // Never answers.
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const apiBaseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const telephony = new TwilioTelephony({ accountSid: 'AC1', authToken: 't', callbackBaseUrl: 'https://example.test', httpClient: new FetchHttpClient(), apiBaseUrl, timeoutMs: 3_600_000 });
-    runtime = await createRuntime({ providers: { telephony }, requestTimeoutMs: 100 });
-    const ann = await runtime.createAgent({ name: 'ann' });
-    const sent = await runtime.dispatch({ routeId: 'phone.sendSms', bearer: ann.api_key, body: { to: '+14155552671', body: 'hi' } });
-    expect(sent.status).toBe(201);
-    expect(sent.body).toMatchObject({ status: 'failed', error_code: '30008' });
-  });
-});
+// An SMS or call cut by the deadline while its carrier is asked: test/http/carrier-deadline.test.ts.
 
 describe('a compute run cut by the deadline', () => {
   let runtime: Runtime | undefined;
