@@ -18,7 +18,7 @@ export interface PostfixInstance {
   port: number;
   /** CPU microseconds the whole instance (master and every daemon, living or reaped) has used so far. */
   cpu(): number;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /** Postfix's queue folders, as `postfix-files` lists them: [name, mode]; owned by mail_owner. */
@@ -179,10 +179,16 @@ biff = no
     stdio: 'ignore',
     env: { ...process.env, MAIL_CONFIG: etc, ...(options.libs ? { LD_LIBRARY_PATH: options.libs } : {}) },
   });
-  const stop = () => {
-    master.kill('SIGTERM');
-    // The daemons end with master; the folder goes once they have.
-    setTimeout(() => rmSync(root, { recursive: true, force: true }), 2000).unref();
+  /** Ends master (its daemons end with it), then removes the folder. */
+  const stop = async () => {
+    if (master.exitCode === null && master.signalCode === null) {
+      const exited = new Promise((resolve) => master.once('exit', resolve));
+      master.kill('SIGTERM');
+      const timer = setTimeout(() => master.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(root, { recursive: true, force: true });
   };
   for (let i = 0; i < 200; i++) {
     const banner = await new Promise<string | null>((resolve) => {
@@ -194,6 +200,7 @@ biff = no
     if (master.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  stop();
-  throw new Error(`Postfix master did not start (exit ${master.exitCode}); its log: ${existsSync(join(root, 'maillog')) ? readFileSync(join(root, 'maillog'), 'utf8').slice(-2000) : 'none'}`);
+  const log = existsSync(join(root, 'maillog')) ? readFileSync(join(root, 'maillog'), 'utf8').slice(-2000) : 'none';
+  await stop();
+  throw new Error(`Postfix master did not start (exit ${master.exitCode}); its log: ${log}`);
 }

@@ -272,7 +272,7 @@ export async function postfixComparison(
       await tlsComparison({ listener: targets.listener!, postfix: instance, sinkPort, sessionCounts, messages: parts.tlsMessages, rounds, cpuOf });
     }
   } finally {
-    instance?.stop();
+    await instance?.stop();
     sink?.kill();
     for (const role of roles) targets[role]!.child.kill('SIGKILL');
     if (folder) rmSync(folder, { recursive: true, force: true });
