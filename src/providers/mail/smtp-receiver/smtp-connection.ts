@@ -35,8 +35,8 @@ export const UPGRADING = 5;
 
 /**
  * The byte side of one SMTP connection, server side: reads raw bytes, splits command lines at LF
- * (CRLF or a bare LF), hands every complete command of a segment to the protocol
- * ({@link SmtpSession}) in order and writes the replies of a segment in one write (PIPELINING).
+ * (CRLF or a bare LF), hands every complete command of a segment to the protocol (`SmtpSession`,
+ * ./smtp-session.ts) in order and writes the replies of a segment in one write (PIPELINING).
  * Bytes after `DATA`'s 354 or inside a `BDAT` chunk are message, never commands. While `busy`
  * (a message being stored, a recipient being decided) nothing further is read into commands, so
  * no reply overtakes the one being waited for. It also owns flow control, the idle timer, the TLS
