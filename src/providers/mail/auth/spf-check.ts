@@ -182,7 +182,7 @@ export async function checkSpf(facts: { ip: string; helo: string; sender: string
       createSubResolver: (options?: { ignoreVoid?: boolean }) => counted(ask, options?.ignoreVoid ? Number.POSITIVE_INFINITY : MAX_VOID_LOOKUPS, true),
     });
     if (!verdict) return outcome('neutral');
-    const code = verdict.qualifier ?? verdict.error ?? '';
+    const code = verdict.qualifier || verdict.error || '';
     return outcome(QUALIFIERS[code] ?? (ERRORS.has(code) ? (code as SpfOutcome['result']) : 'temperror'));
   } catch (error) {
     const code = (error as SpfError).spfResult?.error ?? 'temperror';
