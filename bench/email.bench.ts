@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64] [--postfix-rounds N] [--floor-work-us N] [--data DIR] [--only postfix]`
+ * `npm run bench -- email [--messages N] [--connections N] [--sizes 1000,100000] [--postfix-messages N] [--postfix-sessions 1,16,64] [--postfix-rounds N] [--floor-work-us N] [--data DIR] [--only postfix] [--postfix-part clear|tls|both] [--tls-messages N]`
  *
  * 0. Postfix's own load tools against the listener and against the floors, in the same run:
  *    `smtp-source -s S -m 3000 -l 2048` (one connection per message, as MTAs send) to `smtp-sink`
@@ -192,7 +192,12 @@ export async function run(args: string[]): Promise<void> {
   const postfixMessages = Number(option(args, 'postfix-messages', '3000'));
   const postfixSessions = option(args, 'postfix-sessions', '1,16,64').split(',').map(Number);
   const data = option(args, 'data', '');
-  await postfixComparison(postfixMessages, postfixSessions, Number(option(args, 'postfix-rounds', '3')), data === '' ? undefined : data, Number(option(args, 'floor-work-us', '50')));
+  const part = option(args, 'postfix-part', 'both');
+  await postfixComparison(postfixMessages, postfixSessions, Number(option(args, 'postfix-rounds', '3')), data === '' ? undefined : data, Number(option(args, 'floor-work-us', '50')), {
+    clear: part !== 'tls',
+    tls: part !== 'clear',
+    tlsMessages: Number(option(args, 'tls-messages', '1000')),
+  });
   if (option(args, 'only', '') === 'postfix') return;
   await smtpThroughput(total, connections);
   const smallCalls = await pageCalls(small);

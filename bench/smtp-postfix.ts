@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { tlsComparison } from './smtp-tls.js';
+import { postfixInstanceUnavailable, startPostfixInstance, type PostfixInstance } from './postfix-instance.js';
 
 /**
  * Where Postfix's tools are: /usr/sbin, or `SMTP_POSTFIX_DIR` (e.g. the usr/sbin of a package
@@ -33,6 +34,8 @@ const POSTFIX_DIR = process.env.SMTP_POSTFIX_DIR ?? '/usr/sbin';
 const SMTP_SOURCE = join(POSTFIX_DIR, 'smtp-source');
 const SMTP_SINK = join(POSTFIX_DIR, 'smtp-sink');
 const POSTFIX_LIBS = join(POSTFIX_DIR, '../lib/postfix');
+/** Postfix's daemons (master, smtpd, ...), for the TLS figure's throwaway instance. */
+const POSTFIX_DAEMONS = join(POSTFIX_LIBS, 'sbin');
 /** The environment of a Postfix tool: an unpacked package's libraries found through LD_LIBRARY_PATH. */
 const postfixEnv = () => (existsSync(POSTFIX_LIBS) && POSTFIX_DIR !== '/usr/sbin' ? { ...process.env, LD_LIBRARY_PATH: POSTFIX_LIBS } : process.env);
 const ROLE = 'SMTP_BENCH_ROLE';
@@ -227,7 +230,14 @@ const format = (value: number) => Math.round(value).toLocaleString('en');
  * state). With `dataParent` the listener's world is a durable one (SQLite) in a fresh folder under
  * it, removed afterwards: a 250 then waits for the commit on disk.
  */
-export async function postfixComparison(messages: number, sessionCounts: number[], rounds: number, dataParent: string | undefined, workUs: number): Promise<void> {
+export async function postfixComparison(
+  messages: number,
+  sessionCounts: number[],
+  rounds: number,
+  dataParent: string | undefined,
+  workUs: number,
+  parts: { clear: boolean; tls: boolean; tlsMessages: number } = { clear: true, tls: true, tlsMessages: 1000 },
+): Promise<void> {
   const postfix = existsSync(SMTP_SOURCE) && existsSync(SMTP_SINK);
   if (!postfix)
     console.log(`smtp-source vs smtp-sink: skipped, Postfix's tools are not installed (${SMTP_SOURCE}, ${SMTP_SINK}; Debian package postfix, or SMTP_POSTFIX_DIR); the TLS figures below have no smtp-sink beside them`);
@@ -254,15 +264,38 @@ export async function postfixComparison(messages: number, sessionCounts: number[
   const targets = Object.fromEntries(roles.map((role, index) => [role, (started[index] as PromiseFulfilledResult<Target>).value])) as Partial<Record<Role, Target>>;
   const sinkPort = postfix ? await freePort() : null;
   const sink = sinkPort === null ? null : await startSink(sinkPort);
+  let instance: PostfixInstance | null = null;
   try {
-    if (sinkPort !== null) await smtpSourceRows(targets, roles, sinkPort, sessionCounts, messages, rounds, workUs);
-    await tlsComparison({ listener: targets.listener!, sinkPort, sessionCounts, messages, rounds, cpuOf });
+    if (sinkPort !== null && parts.clear) await smtpSourceRows(targets, roles, sinkPort, sessionCounts, messages, rounds, workUs);
+    if (parts.tls) {
+      instance = await postfixWithTls();
+      await tlsComparison({ listener: targets.listener!, postfix: instance, sinkPort, sessionCounts, messages: parts.tlsMessages, rounds, cpuOf });
+    }
   } finally {
+    await instance?.stop();
     sink?.kill();
     for (const role of roles) targets[role]!.child.kill('SIGKILL');
     if (folder) rmSync(folder, { recursive: true, force: true });
     await dns.close();
   }
+}
+
+/** A throwaway Postfix smtpd with STARTTLS (the bench's certificate), or null with the reason printed. */
+async function postfixWithTls(): Promise<PostfixInstance | null> {
+  const unavailable = postfixInstanceUnavailable(POSTFIX_DAEMONS);
+  if (unavailable) {
+    console.log(`Postfix smtpd with TLS: skipped, ${unavailable}; smtp-sink in clear stands beside the TLS figures for scale`);
+    return null;
+  }
+  const fixture = (name: string) => readFileSync(new URL(`../test/providers/mail/fixtures/${name}`, import.meta.url), 'utf8');
+  return startPostfixInstance({
+    daemonDir: POSTFIX_DAEMONS,
+    commandDir: POSTFIX_DIR,
+    ...(POSTFIX_DIR !== '/usr/sbin' ? { libs: POSTFIX_LIBS } : {}),
+    domain: 'agents.test',
+    cert: fixture('smtp-tls.crt'),
+    key: fixture('smtp-tls.key'),
+  });
 }
 
 /** The smtp-source part: each receiver against smtp-sink, rounds interleaved. */

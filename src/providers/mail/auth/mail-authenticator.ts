@@ -1,8 +1,7 @@
 import { isIP } from 'node:net';
 // mailauth's package entry loads its BIMI and MTA-STS code, whose bundled undici wants Node 22;
-// these four modules are all the service uses and load on Node 20 (test/providers/mail/auth).
+// these modules (and the SPF evaluator under ./spf-check.ts) load on Node 20 (test/providers/mail/auth).
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import { spf } from 'mailauth/lib/spf/index.js';
 import { evaluateDmarc } from 'mailauth/lib/dmarc/index.js';
 import type { InboundAuthentication } from '../../../core/email/authentication.js';
 import type { AuthResult, MessageAuthentication } from '../../../core/email/email.schema.js';
@@ -10,6 +9,7 @@ import { DNS_TIMEOUT_MS, type DnsResolver } from './dns-resolver.js';
 import { performance } from 'node:perf_hooks';
 import { unsignedAuthors } from './unsigned-authors.js';
 import { formatAuthHeaderRow } from 'mailauth/lib/tools.js';
+import { checkSpf } from './spf-check.js';
 
 /** What the SMTP session knows about where a message came from. */
 export interface ConnectionFacts {
@@ -46,7 +46,7 @@ function domainOf(address: string | undefined): string {
 }
 
 /** A header value on one line: mailauth's infos may carry folding. */
-const oneLine = (text: string) => text.replace(/\r?\n[ \t]*/g, ' ').trim();
+const oneLine = (text: string) => (text.includes('\n') ? text.replace(/\r?\n[ \t]*/g, ' ').trim() : text.trim());
 
 /**
  * Checks who sent a message received over SMTP, with the `mailauth` library: SPF of the connecting
@@ -92,13 +92,13 @@ export class MailAuthenticator {
     // lenient neutral, and rsa-sha1 (RFC 8301) or a malformed signature never passes.
     const [dkim, spfResult] = await Promise.all([
       authors ? { ...authors, results: [] } : dkimVerify(raw, { resolver, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) }),
-      spf({ ip: facts.ip, helo, mta: this.authservId, resolver, ...(facts.sender ? { sender: facts.sender } : {}) }),
+      checkSpf({ ip: facts.ip, helo, mta: this.authservId, sender: facts.sender }, resolver),
     ]);
     const signatures = dkim.results.filter((row) => row.signingDomain);
     const { response: dmarc, reason } = await evaluateDmarc({
       headerFrom: dkim.headerFrom,
       fromFields: dkim.fromFields,
-      spfDomains: spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [],
+      spfDomains: spfResult.result === 'pass' && spfResult.domain ? [spfResult.domain] : [],
       dkimDomains: signatures
         .filter((row) => row.status.result === 'pass')
         .map((row) => ({
@@ -110,7 +110,7 @@ export class MailAuthenticator {
       resolver,
     });
     const verdict: MessageAuthentication = {
-      spf: resultOf(spfResult.status.result),
+      spf: spfResult.result,
       dkim: signatures.map((row) => ({ domain: String(row.signingDomain).toLowerCase(), selector: String(row.selector ?? ''), result: resultOf(row.status.result) })),
       // Several From domains cannot be validated (RFC 9989 §5.3.1): a way to dodge DMARC, so not "none".
       dmarc: dmarc ? resultOf(dmarc.status.result) : reason === undefined || reason === 'no-author-domain' ? 'none' : 'permerror',
@@ -120,7 +120,7 @@ export class MailAuthenticator {
     // kept with every message, and its result and identities say the same.
     const infos = [
       ...(signatures.length > 0 ? signatures.map((row) => row.info) : ['dkim=none']),
-      formatAuthHeaderRow('spf', { ...spfResult.status, comment: false }),
+      formatAuthHeaderRow('spf', { result: spfResult.result, smtp: spfResult.smtp }),
       ...(dmarc ? [dmarc.info] : [`dmarc=${verdict.dmarc}`]),
     ];
     return {

@@ -15,10 +15,14 @@ export interface Authors {
   fromFields: number;
 }
 
+const CRLF_CRLF = Buffer.from('\r\n\r\n');
+const LF_LF = Buffer.from('\n\n');
+
 /** The header block of a message: up to the first empty line, or all of it. */
 function headerBlock(raw: Buffer): Buffer {
-  const crlf = raw.indexOf('\r\n\r\n');
-  const lf = raw.indexOf('\n\n');
+  const crlf = raw.indexOf(CRLF_CRLF);
+  // A bare-LF blank line counts only before the first CRLF one, so only that much is searched.
+  const lf = (crlf >= 0 ? raw.subarray(0, crlf + 1) : raw).indexOf(LF_LF);
   const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf + 2 : lf >= 0 ? lf + 1 : raw.length;
   return raw.subarray(0, end);
 }

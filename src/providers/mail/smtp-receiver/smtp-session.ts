@@ -1,75 +1,29 @@
-import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Socket } from 'node:net';
 import { parseCommandLine, parseMailPath } from './command-line.js';
 import { DotBodyReader } from './dot-body-reader.js';
 import { checkMailParams } from './mail-params.js';
 import { MessageBuffer } from './message-buffer.js';
 import { RateWindow } from './rate-window.js';
-import type { ReceiverOptions, ReceiverPolicy } from './receiver-options.js';
-import { REPLY, type FixedReplies } from './replies.js';
+import { REPLY } from './replies.js';
 import { SaslExchange, type SaslOutcome } from './sasl-exchange.js';
-import { upgradeToTls } from './tls-upgrade.js';
+import { AUTH, BDAT, CLOSED, COMMAND, DATA, SmtpConnection, UPGRADING, type SessionContext } from './smtp-connection.js';
 
-/** What every session of one receiver shares. */
-export interface SessionContext {
-  options: ReceiverOptions;
-  policy: ReceiverPolicy;
-  replies: FixedReplies;
-  maxRecipients: number;
-  maxErrors: number;
-}
-
-const CR = 13;
-const LF = 10;
-/** Longest command line, without its line end (RFC 5321 asks for 512 at least). */
-const MAX_LINE = 4096;
-/**
- * Bytes held unread while a message is stored, or replies the client has not read; past either the
- * socket is paused and TCP pushes back, so a client that floods costs no more memory than this.
- */
-const MAX_HELD = 64 * 1024;
-
-// What the next bytes from the client are.
-const COMMAND = 0;
-const DATA = 1;
-const BDAT = 2;
-const AUTH = 3;
-const CLOSED = 4;
-/** After STARTTLS's 220: nothing more is read in clear; the TLS handshake comes next. */
-const UPGRADING = 5;
+export type { SessionContext } from './smtp-connection.js';
 
 /**
- * One SMTP connection, server side: reads raw bytes, splits command lines at LF (CRLF or a bare
- * LF), answers every complete command of a segment in order and writes the replies of a segment in
- * one write (PIPELINING). Bytes after `DATA`'s 354 or inside a `BDAT` chunk are message, never
- * commands. While a message is being stored, or an asynchronous policy decides a recipient, nothing
- * further is read into commands, so no reply overtakes the one being waited for, and the 250 that
- * answers a message is sent only once the store has it.
+ * One SMTP connection's protocol: the commands (HELO/EHLO, STARTTLS, AUTH, MAIL, RCPT, DATA,
+ * BDAT, ...) and the state they build, over the bytes, replies and flow control of
+ * {@link SmtpConnection}. The 250 that answers a message is sent only once the store has it.
  */
-export class SmtpSession {
-  private mode = COMMAND;
-  /** Bytes received and not yet consumed. */
-  private pending: Buffer | null = null;
-  /** Replies not yet written. */
-  private out = '';
-  /** Waiting for the store to take a message, or for the policy to decide a recipient. */
-  private busy = false;
-  /** Skipping the rest of a command line that was too long. */
-  private discarding = false;
-  private closing = false;
+export class SmtpSession extends SmtpConnection {
   private greeted = false;
   /** The name the client gave in HELO or EHLO. */
   private helo = '';
-  /** Whether STARTTLS has made the connection secure. */
-  private tls = false;
   private user: string | null = null;
-  private errors = 0;
   private from: string | null = null;
   private recipients: string[] = [];
-  private message: MessageBuffer | null = null;
-  private dot: DotBodyReader | null = null;
-  /** The BDAT chunk being read: bytes still to come, whether it is the last, its refusal. */
-  private chunkLeft = 0;
+  /** Whether the BDAT chunk being read is the last, and its refusal. */
   private chunkLast = false;
   private chunkRefusal: string | null = null;
   private sasl: SaslExchange | null = null;
@@ -77,142 +31,19 @@ export class SmtpSession {
   private readonly rate: RateWindow | null;
 
   /** Greets the client on `socket` and serves it until it quits or the socket closes. */
-  constructor(
-    private socket: Socket,
-    private readonly context: SessionContext,
-    private readonly onClose: (session: SmtpSession) => void,
-  ) {
+  constructor(socket: Socket, context: SessionContext, onClose: (session: SmtpSession) => void) {
+    super(socket, context, onClose as (session: SmtpConnection) => void);
     const perMinute = context.options.maxMessagesPerMinute;
     this.rate = perMinute === undefined ? null : new RateWindow(perMinute, 60_000);
-    socket.setNoDelay(true);
-    this.listen(socket);
-    socket.write(context.replies.greeting);
   }
 
-  /** Serves what `socket` reads; called again for the TLS socket after STARTTLS. */
-  private listen(socket: Socket): void {
-    socket.setTimeout(this.context.options.idleSeconds * 1000);
-    // Anonymous closures: esbuild's keepNames (tsx) gives a named one a defineProperty per session.
-    socket.on('data', (chunk: Buffer) => this.received(chunk));
-    socket.on('timeout', () => this.idle());
-    socket.on('drain', () => this.throttle());
-    socket.on('error', () => socket.destroy());
-    socket.once('close', () => {
-      if (this.socket !== socket) return;
-      this.mode = CLOSED;
-      this.onClose(this);
-    });
+  protected lineTooLong(): void {
+    this.mode = COMMAND;
+    this.sasl = null;
+    this.error(REPLY.tooLong);
   }
 
-  /** Starts TLS once STARTTLS's 220 is written; the session goes on over the TLS socket. */
-  private upgrade(): void {
-    this.socket = upgradeToTls(this.socket, this.context.options.tls!, () => {
-      if (this.mode !== UPGRADING) return;
-      this.tls = true;
-      this.mode = COMMAND;
-    });
-    this.listen(this.socket);
-  }
-
-  /** Ends the session for a server shutdown: at once when idle, after the message being stored otherwise. */
-  shutdown(): void {
-    this.closing = true;
-    if (this.idleNow()) this.end(this.context.replies.shutdown);
-  }
-
-  /** Closes the connection whatever it is doing. */
-  destroy(): void {
-    this.socket.destroy();
-  }
-
-  private received(chunk: Buffer): void {
-    if (this.mode === CLOSED || this.mode === UPGRADING) return;
-    this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-    if (!this.busy) this.guarded();
-    this.throttle();
-  }
-
-  /** Runs, and ends the session rather than the process when the policy throws. */
-  private guarded(): void {
-    try {
-      this.run();
-    } catch {
-      this.end(REPLY.internalError);
-    }
-  }
-
-  /** Pauses reading while too much waits on either side (see MAX_HELD), and resumes it after. */
-  private throttle(): void {
-    const hold = (this.busy && this.pending !== null && this.pending.length > MAX_HELD) || this.socket.writableLength > MAX_HELD;
-    if (hold === this.socket.isPaused()) return;
-    if (hold) this.socket.pause();
-    else this.socket.resume();
-  }
-
-  private idle(): void {
-    // A last reply the client does not read must not keep the connection.
-    if (this.mode === CLOSED) this.socket.destroy();
-    // Storing a message is not idleness: the next write restarts the timer.
-    else if (!this.busy) this.end(this.context.replies.timeout);
-  }
-
-  private idleNow(): boolean {
-    return !this.busy && (this.mode === COMMAND || this.mode === AUTH);
-  }
-
-  /** Consumes what is pending as far as it can, then writes the replies. */
-  private run(): void {
-    const buffer = this.pending;
-    this.pending = null;
-    if (buffer) {
-      const at = this.consume(buffer);
-      if (at < buffer.length && this.mode !== CLOSED) this.pending = at === 0 ? buffer : buffer.subarray(at);
-    }
-    if (this.closing && this.idleNow()) this.end(this.context.replies.shutdown);
-    this.flush();
-  }
-
-  /** Reads commands and message bytes from `buffer`; answers how far it got. */
-  private consume(buffer: Buffer): number {
-    const length = buffer.length;
-    let at = 0;
-    while (at < length && !this.busy && this.mode !== CLOSED) {
-      if (this.mode === UPGRADING) return length;
-      if (this.mode === DATA) {
-        const end = this.dot!.read(buffer, at);
-        if (end < 0) return length;
-        at = end;
-        this.endOfData();
-      } else if (this.mode === BDAT) {
-        const take = Math.min(this.chunkLeft, length - at);
-        this.message?.add(buffer.subarray(at, at + take));
-        at += take;
-        this.chunkLeft -= take;
-        if (this.chunkLeft === 0) this.endOfChunk();
-      } else {
-        const lf = buffer.indexOf(LF, at);
-        if (lf < 0) {
-          if (this.discarding || length - at > MAX_LINE + 1) {
-            this.discarding = true;
-            return length;
-          }
-          return at;
-        }
-        const end = lf > at && buffer[lf - 1] === CR ? lf - 1 : lf;
-        if (this.discarding || end - at > MAX_LINE) {
-          this.discarding = false;
-          this.mode = COMMAND;
-          this.sasl = null;
-          this.error(REPLY.tooLong);
-        } else if (this.mode === AUTH) this.authResponse(buffer.toString('utf8', at, end));
-        else this.command(buffer.toString('utf8', at, end));
-        at = lf + 1;
-      }
-    }
-    return at;
-  }
-
-  private command(line: string): void {
+  protected command(line: string): void {
     const { verb, argument } = parseCommandLine(line);
     switch (verb) {
       case 'EHLO':
@@ -343,7 +174,7 @@ export class SmtpSession {
     this.reply(REPLY.startData);
   }
 
-  private endOfData(): void {
+  protected endOfData(): void {
     this.mode = COMMAND;
     this.finish();
   }
@@ -360,7 +191,7 @@ export class SmtpSession {
     if (this.chunkLeft === 0) this.endOfChunk();
   }
 
-  private endOfChunk(): void {
+  protected endOfChunk(): void {
     this.mode = COMMAND;
     if (this.chunkRefusal !== null) return this.error(this.chunkRefusal);
     if (this.chunkLast) return this.finish();
@@ -409,7 +240,7 @@ export class SmtpSession {
     this.step(exchange.initial());
   }
 
-  private authResponse(line: string): void {
+  protected authResponse(line: string): void {
     this.mode = COMMAND;
     this.step(this.sasl!.respond(line));
   }
@@ -432,37 +263,5 @@ export class SmtpSession {
     this.recipients = [];
     this.message = null;
     this.dot = null;
-  }
-
-  private reply(reply: string): void {
-    this.out += reply;
-  }
-
-  /** Answers a command that was wrong; past the limit of errors, ends the session. */
-  private error(reply: string): void {
-    this.out += reply;
-    if (++this.errors >= this.context.maxErrors) this.end(this.context.replies.tooManyErrors);
-  }
-
-  private flush(): void {
-    if (this.out === '') return;
-    // STARTTLS's 220 goes out in clear; TLS starts once it is written.
-    if (this.mode === UPGRADING && this.socket.writable) this.socket.write(this.out, () => this.mode === UPGRADING && this.upgrade());
-    else if (this.socket.writable) this.socket.write(this.out);
-    this.out = '';
-  }
-
-  /**
-   * Sends the last reply and closes: at once when the reply is already with the kernel (waiting
-   * for the client's end costs a read and a shutdown per message, and clients such as
-   * `smtp-source` close without reading the 221), after the write otherwise.
-   */
-  private end(reply: string): void {
-    this.out += reply;
-    this.mode = CLOSED;
-    this.pending = null;
-    this.flush();
-    if (this.socket.writableLength === 0) this.socket.destroy();
-    else this.socket.destroySoon();
   }
 }
