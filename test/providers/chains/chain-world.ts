@@ -1,6 +1,7 @@
 /** Shared set-up of the real-chain tests: a runtime whose networks run on local or RPC chains. */
 import { expect } from 'vitest';
 import { createRuntime, type AgentClient, type Runtime, type RuntimeOptions, type SimClient } from '../../../src/index.js';
+import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 
 /** The mnemonic of Hardhat's default accounts: public knowledge, right for tests only. */
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -13,9 +14,15 @@ export interface ChainWorld {
   agent(name: string): Promise<{ client: AgentClient; address: string; handle: string }>;
 }
 
-/** A simulated-clock runtime with the given chains and the test mnemonic. */
-export async function chainWorld(options: RuntimeOptions): Promise<ChainWorld> {
-  const runtime = await createRuntime({ seed: 1, ...options, wallet: { custodyMnemonic: TEST_MNEMONIC, ...options.wallet } });
+/** Where a chain test's world is kept. */
+export type ChainStore = 'memory' | 'postgres';
+/** The stores the chain API tests run over: memory, and PostgreSQL where the run started a server (not the fast loop). */
+export const CHAIN_STORES: readonly ChainStore[] = postgresSkipReason() === null ? ['memory', 'postgres'] : ['memory'];
+
+/** A simulated-clock runtime with the given chains and the test mnemonic, in memory or in a fresh PostgreSQL database. */
+export async function chainWorld(options: RuntimeOptions, store: ChainStore = 'memory'): Promise<ChainWorld> {
+  const database = store === 'postgres' ? { database: await freshDatabase() } : {};
+  const runtime = await createRuntime({ seed: 1, ...options, ...database, wallet: { custodyMnemonic: TEST_MNEMONIC, ...options.wallet } });
   const sim = runtime.simClient();
   return {
     runtime,

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError } from '../../support/transports.js';
-import { advanceUntil, chainWorld, eventually, type ChainWorld } from './chain-world.js';
+import { advanceUntil, CHAIN_STORES, chainWorld, eventually, type ChainWorld } from './chain-world.js';
 
 const OUTSIDE = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 
-describe('solana on a local chain (LiteSVM in the process)', () => {
+describe.each(CHAIN_STORES)('solana on a local chain (LiteSVM in the process), world in %s', (store) => {
   let world: ChainWorld;
   beforeAll(async () => {
-    world = await chainWorld({ wallet: { chains: { solana: 'local' } } });
+    world = await chainWorld({ wallet: { chains: { solana: 'local' } } }, store);
     await world.sim.chainHoldings({ network: 'solana' });
   }, 60_000);
   afterAll(async () => {
