@@ -113,7 +113,8 @@ export class RealChains implements ChainNetworks {
     }
     for (const watcher of this.watchers) await watcher.init();
     if (this.stopped) return;
-    const every = [...this.evm.values()].some((network) => network.isLocal) || this.solana ? POLL_MS.local : POLL_MS.rpc;
+    // A solana cluster over RPC is polled like any remote node (public RPCs limit requests: devnet's to 100 per 10 s).
+    const every = [...this.evm.values()].some((network) => network.isLocal) || this.solana?.ledger.isLocal ? POLL_MS.local : POLL_MS.rpc;
     this.timer = setInterval(() => void this.pollOnce().catch((error: unknown) => services.report(`chain poller: ${(error as Error).message}`)), every);
     this.timer.unref();
   }

@@ -25,8 +25,8 @@ describe.each(CHAIN_STORES)('solana forks over JSON-RPC (a scripted node), world
 
   const solanaAddress = async (agent: Awaited<ReturnType<ChainWorld['agent']>>) => (await agent.client.wallet.getAddresses()).addresses.find((entry) => entry.network === 'solana')!.address;
   const incoming = async (agent: Awaited<ReturnType<ChainWorld['agent']>>) => (await agent.client.wallet.listTransactions({ direction: 'in' })).transactions;
-  /** Lets the poller (every 100 ms) run a few passes over a chain that does not change. */
-  const passes = () => new Promise((resolve) => setTimeout(resolve, 600));
+  /** Lets the poller (every second over RPC) run at least two passes over a chain that does not change. */
+  const passes = () => new Promise((resolve) => setTimeout(resolve, 2_500));
 
   it('never credits a deposit whose block a dropped fork took away; it fails once it can no longer land', async () => {
     const alice = await world.agent('alice');
