@@ -50,9 +50,8 @@ export class CustodyService {
   async assign(tx: StoreTransaction, agentId: string): Promise<number> {
     const existing = await tx.get<CustodyIndexRecord>(CUSTODY_INDEXES, agentId);
     if (existing) return existing.index;
-    // Locked before it is read: creations in other processes wait their turn at the counter
-    // instead of all reading the same value and running again on the conflict (a burst of them
-    // ran out of attempts on PostgreSQL).
+    // One counter for the world: concurrent creations (on a shared store, in several processes)
+    // take their turn on its lock instead of racing to update it and running again.
     await tx.lock(COUNTER, [COUNTER_ID]);
     const counter = await tx.get<{ next: number }>(COUNTER, COUNTER_ID);
     const index = counter?.next ?? 1;
