@@ -32,6 +32,10 @@ export interface ForkNode {
   dropFrom(slot: number): void;
   /** The next getBlock of `slot` answers "not available" (a node that has not got the block yet). */
   notAvailableOnce(slot: number): void;
+  /** Whether `sendTransaction` takes transactions (they land in the next block); when not, it answers BlockhashNotFound. */
+  accepting: boolean;
+  /** Signatures `sendTransaction` was given, taken or not. */
+  readonly sent: string[];
   /** A SOL transfer from outside to `to` (a transaction in the json encoding of getBlock). */
   solTransfer(to: string, lamports: number, signature?: string): { signature: string; transaction: unknown };
   close(): Promise<void>;
@@ -40,11 +44,16 @@ export interface ForkNode {
 /** Starts the node on a free port with blocks at slots 1..`start`. */
 export async function startForkNode(start = 10): Promise<ForkNode> {
   const blocks = new Map<number, Block>();
+  /** Transactions sent and taken, waiting for the next block. */
+  const mempool: unknown[] = [];
+  const sent: string[] = [];
+  const state = { accepting: false };
   const unavailable = new Set<number>();
   let headSlot = 0;
   const hash = () => base58.encode(randomBytes(32));
   const last = (): Block | undefined => [...blocks.values()].sort((a, b) => b.slot - a.slot)[0];
-  const addBlock = (transactions: unknown[] = [], at?: number): number => {
+  const addBlock = (given: unknown[] = [], at?: number): number => {
+    const transactions = [...given, ...mempool.splice(0)];
     const parent = last();
     const slot = at ?? headSlot + 1;
     blocks.set(slot, { slot, hash: hash(), parentSlot: parent?.slot ?? 0, previousHash: parent?.hash ?? hash(), height: (parent?.height ?? 0) + 1, transactions });
@@ -87,8 +96,20 @@ export async function startForkNode(start = 10): Promise<ForkNode> {
         return { error: { code: -32602, message: 'Invalid param: could not find account' } };
       case 'getMinimumBalanceForRentExemption':
         return { result: 890_880 };
-      case 'sendTransaction':
+      case 'sendTransaction': {
+        // Wire bytes: a compact-u16 count of signatures (1 here), then the 64-byte signatures.
+        const signature = base58.encode(Buffer.from(String(params[0]), 'base64').subarray(1, 65));
+        sent.push(signature);
+        if (state.accepting) {
+          // Landed as it is: the node executes nothing (no balance moves in its meta).
+          mempool.push({
+            meta: { err: null, fee: 5000, preBalances: [1], postBalances: [1], preTokenBalances: [], postTokenBalances: [] },
+            transaction: { message: { accountKeys: [SYSTEM_PROGRAM] }, signatures: [signature] },
+          });
+          return { result: signature };
+        }
         return { error: { code: -32002, message: 'Transaction simulation failed: Blockhash not found', data: { accounts: null, err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 } } };
+      }
       default:
         return { error: { code: -32601, message: 'Method not found' } };
     }
@@ -107,6 +128,13 @@ export async function startForkNode(start = 10): Promise<ForkNode> {
   const { port } = server.address() as { port: number };
 
   return {
+    get accepting() {
+      return state.accepting;
+    },
+    set accepting(value: boolean) {
+      state.accepting = value;
+    },
+    sent,
     url: `http://127.0.0.1:${port}`,
     head: () => headSlot,
     block: addBlock,
