@@ -11,7 +11,7 @@ export const OUTSIDE = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 export interface ChainWorld {
   runtime: Runtime;
   sim: SimClient;
-  agent(name: string): Promise<{ client: AgentClient; address: string; handle: string }>;
+  agent(name: string): Promise<{ client: AgentClient; address: string; handle: string; key: string }>;
 }
 
 /** Where a chain test's world is kept. */
@@ -31,7 +31,7 @@ export async function chainWorld(options: RuntimeOptions, store: ChainStore = 'm
       const created = await sim.createAgent({ name });
       const client = runtime.agent(created.api_key);
       const address = (await client.wallet.getAddresses()).addresses[0]!.address;
-      return { client, address, handle: created.handle };
+      return { client, address, handle: created.handle, key: created.api_key };
     },
   };
 }

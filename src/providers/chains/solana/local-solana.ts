@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { LiteSVM, TransactionMetadata } from 'litesvm';
 import {
@@ -57,6 +58,8 @@ export class LocalSolana implements SolanaLedger {
   private readonly landed = new Map<string, Landed>();
   private readonly bySlot = new Map<bigint, string[]>();
   private readonly baseSlot: bigint;
+  /** Tells this chain from the one a previous start made (both begin at slot 0). */
+  private readonly instance = randomUUID().slice(0, 8);
   private current = 0n;
 
   constructor(private readonly options: { hotWallet: string; nowMs: number; slotMs: number }) {
@@ -124,9 +127,12 @@ export class LocalSolana implements SolanaLedger {
     return this.svm.minimumBalanceForRentExemption(0n);
   }
 
-  /** Every slot of the local chain makes a block (it has no forks); its hash names the slot. */
+  /**
+   * Every slot of the local chain makes a block (it has no forks); its hash names this chain and
+   * the slot, so a block of the chain before a restart is not taken for one of this chain.
+   */
   private blockAt(slot: bigint): SolanaBlockRef {
-    return { slot, hash: `slot:${slot}`, parentSlot: slot - 1n, previousHash: `slot:${slot - 1n}` };
+    return { slot, hash: `local-${this.instance}:${slot}`, parentSlot: slot - 1n, previousHash: `local-${this.instance}:${slot - 1n}` };
   }
 
   async holdings(owners: readonly string[]): Promise<{ sol: bigint; usdc: bigint }> {

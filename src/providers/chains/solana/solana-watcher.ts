@@ -49,9 +49,13 @@ export class SolanaWatcher {
     private readonly sweeper?: SolanaSweeper,
   ) {}
 
-  /** Sets the cursor at start when there is none (local chains from slot 0, remote ones at the current slot). */
+  /**
+   * Sets the cursor at start: a remote cluster's where it is stored, or at its current slot the
+   * first time; a local chain's at slot 0 every time (it lives in memory: each start makes a new
+   * one, whatever cursor a world kept in a file remembers).
+   */
   async init(): Promise<void> {
-    if (await this.store.view.get(CURSORS, 'solana')) return;
+    if (!this.ledger.isLocal && (await this.store.view.get(CURSORS, 'solana'))) return;
     const start = this.ledger.isLocal ? 0n : await this.ledger.slot();
     const block = await this.ledger.block(start);
     await this.save({ height: String(start), hash: block?.hash ?? null, block: block ? String(start) : null });
