@@ -100,4 +100,26 @@ describe('solana sweeps (LiteSVM)', () => {
     expect(await sweeps()).toEqual([]);
     expect((await chain.holdings([agent])).usdc).toBe(0n);
   });
+
+  it('sends one sweep when two pollers of one world step it at once (the second finds it signed)', async () => {
+    const agent = keys.addresses(4).solana;
+    await chain.faucetDeposit('sol', 500_000_000n, agent);
+    await nextSlot();
+    const other = new SolanaSweeper(chain, store, keys, signerOf(keys.solanaKey(0).privateKey));
+    await sweeper.add('solana:d:sol', 4, 'sol', 500_000_000n);
+    const send = chain.sendWire.bind(chain);
+    const wires: string[] = [];
+    chain.sendWire = async (wire) => {
+      wires.push(wire);
+      return send(wire);
+    };
+    await Promise.all([sweeper.run(), other.run()]);
+    chain.sendWire = send;
+    expect(wires).toHaveLength(1);
+    expect((await store.view.all<{ wire: string }>('chain_sweeps'))[0]!.wire).toBe(wires[0]);
+    await nextSlot();
+    await sweeper.run();
+    expect(await sweeps()).toEqual([]);
+    expect((await chain.holdings([agent])).sol).toBe(0n);
+  });
 });

@@ -78,8 +78,15 @@ export class SolanaSweeper {
     const instructions = await transferInstructions(agent, sweep.asset, amount, hot.address, this.ledger.usdcMint(), hot);
     const signed = await signWire(hot, instructions, lifetime);
     const sent: SolanaSweep = { ...sweep, stage: 'sent', wire: signed.wire, signature: signed.signature, last_valid_block_height: String(lifetime.lastValidBlockHeight) };
-    await this.store.transaction((tx) => tx.update(SWEEPS, sweep.key, sent));
-    await this.ledger.sendWire(signed.wire).catch(() => undefined);
+    // Stored only if the sweep is still the one read: another process polling the same world may
+    // have signed it meanwhile, and then its bytes, not these, are the sweep.
+    const stored = await this.store.transaction(async (tx) => {
+      const now = await tx.get<SolanaSweep>(SWEEPS, sweep.key);
+      if (now?.stage !== 'new') return false;
+      await tx.update(SWEEPS, sweep.key, sent);
+      return true;
+    });
+    if (stored) await this.ledger.sendWire(signed.wire).catch(() => undefined);
   }
 
   /** What to move: the deposit's amount as far as the address still holds it; SOL dust under the rent-exempt minimum goes with it. */
