@@ -15,6 +15,7 @@ import { EvmSweeper } from './evm/evm-sweeper.js';
 import { signerOf } from './solana/solana-transactions.js';
 import { DeferredSolanaLedger } from './solana/deferred-solana-ledger.js';
 import { SolanaRails } from './solana/solana-rails.js';
+import { SolanaSweeper } from './solana/solana-sweeper.js';
 import { SolanaWatcher } from './solana/solana-watcher.js';
 import type { SolanaLedger } from './solana/solana-ledger.js';
 
@@ -46,7 +47,6 @@ export class RealChains implements ChainNetworks {
   private stopped = false;
   private started: Promise<void> | undefined;
 
-  /** @throws Error for solana in `local` or RPC mode (not built yet) */
   constructor(
     settings: Readonly<Record<Network, ChainSetting>>,
     private readonly keys: HdCustodyKeys,
@@ -107,10 +107,14 @@ export class RealChains implements ChainNetworks {
     await this.rails?.resume();
     await this.solana?.rails?.resume();
     this.watchers = [...this.evm.values()].map((network) => new EvmWatcher(network, services.store, services.clock, services.custody, services.deposits, new EvmSweeper(network, services.store, this.keys)));
-    if (this.solana) this.watchers.push(new SolanaWatcher(this.solana.ledger, services.store, services.clock, services.custody, services.deposits, this.solana.confirmations));
+    if (this.solana) {
+      const { ledger, confirmations, hot } = this.solana;
+      this.watchers.push(new SolanaWatcher(ledger, services.store, services.clock, services.custody, services.deposits, confirmations, new SolanaSweeper(ledger, services.store, this.keys, hot)));
+    }
     for (const watcher of this.watchers) await watcher.init();
     if (this.stopped) return;
-    const every = [...this.evm.values()].some((network) => network.isLocal) || this.solana ? POLL_MS.local : POLL_MS.rpc;
+    // A solana cluster over RPC is polled like any remote node (public RPCs limit requests: devnet's to 100 per 10 s).
+    const every = [...this.evm.values()].some((network) => network.isLocal) || this.solana?.ledger.isLocal ? POLL_MS.local : POLL_MS.rpc;
     this.timer = setInterval(() => void this.pollOnce().catch((error: unknown) => services.report(`chain poller: ${(error as Error).message}`)), every);
     this.timer.unref();
   }

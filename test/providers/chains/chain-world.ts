@@ -1,6 +1,7 @@
 /** Shared set-up of the real-chain tests: a runtime whose networks run on local or RPC chains. */
 import { expect } from 'vitest';
 import { createRuntime, type AgentClient, type Runtime, type RuntimeOptions, type SimClient } from '../../../src/index.js';
+import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 
 /** The mnemonic of Hardhat's default accounts: public knowledge, right for tests only. */
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -10,12 +11,18 @@ export const OUTSIDE = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 export interface ChainWorld {
   runtime: Runtime;
   sim: SimClient;
-  agent(name: string): Promise<{ client: AgentClient; address: string; handle: string }>;
+  agent(name: string): Promise<{ client: AgentClient; address: string; handle: string; key: string }>;
 }
 
-/** A simulated-clock runtime with the given chains and the test mnemonic. */
-export async function chainWorld(options: RuntimeOptions): Promise<ChainWorld> {
-  const runtime = await createRuntime({ seed: 1, ...options, wallet: { custodyMnemonic: TEST_MNEMONIC, ...options.wallet } });
+/** Where a chain test's world is kept. */
+export type ChainStore = 'memory' | 'postgres';
+/** The stores the chain API tests run over: memory, and PostgreSQL where the run started a server (not the fast loop). */
+export const CHAIN_STORES: readonly ChainStore[] = postgresSkipReason() === null ? ['memory', 'postgres'] : ['memory'];
+
+/** A simulated-clock runtime with the given chains and the test mnemonic, in memory or in a fresh PostgreSQL database. */
+export async function chainWorld(options: RuntimeOptions, store: ChainStore = 'memory'): Promise<ChainWorld> {
+  const database = store === 'postgres' ? { database: await freshDatabase() } : {};
+  const runtime = await createRuntime({ seed: 1, ...options, ...database, wallet: { custodyMnemonic: TEST_MNEMONIC, ...options.wallet } });
   const sim = runtime.simClient();
   return {
     runtime,
@@ -24,7 +31,7 @@ export async function chainWorld(options: RuntimeOptions): Promise<ChainWorld> {
       const created = await sim.createAgent({ name });
       const client = runtime.agent(created.api_key);
       const address = (await client.wallet.getAddresses()).addresses[0]!.address;
-      return { client, address, handle: created.handle };
+      return { client, address, handle: created.handle, key: created.api_key };
     },
   };
 }

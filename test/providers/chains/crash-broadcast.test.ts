@@ -9,6 +9,7 @@ import type { Hex } from 'viem';
 import { HdCustodyKeys } from '../../../src/providers/custody/hd-custody-keys.js';
 import { CLI_TEST_TIMEOUT_MS, kill, launch, waitForLine, type CliProcess } from '../../cli/cli-process.js';
 import { ensureBuilt } from '../../cli/ensure-built.js';
+import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 import { TEST_MNEMONIC } from './chain-world.js';
 import { startEdrServer, type EdrServer } from './edr-server.js';
 
@@ -42,7 +43,10 @@ function rpcProxy(upstream: string): { server: Server; url: Promise<string>; blo
   return state;
 }
 
-describe('SIGKILL between the commit of a send and its broadcast', () => {
+/** Where the server keeps its world: a SQLite file (`--data`), and a PostgreSQL database (`--database`) where the run started a server. */
+const STORES = postgresSkipReason() === null ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+
+describe.each(STORES)('SIGKILL between the commit of a send and its broadcast, world in %s', (store) => {
   let node: EdrServer;
   let dir: string;
   beforeAll(async () => {
@@ -67,8 +71,7 @@ describe('SIGKILL between the commit of a send and its broadcast', () => {
         'serve',
         '--port',
         '0',
-        '--data',
-        join(dir, 'world.db'),
+        ...(store === 'sqlite' ? ['--data', join(dir, 'world.db')] : ['--database', await freshDatabase()]),
         '--chain',
         `ethereum=${await proxy.url}`,
         '--usdc',

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceUntil, chainWorld, expectCovered, OUTSIDE, type ChainWorld } from './chain-world.js';
+import { advanceUntil, CHAIN_STORES, chainWorld, expectCovered, OUTSIDE, type ChainWorld } from './chain-world.js';
 import { expectApiError } from '../../support/transports.js';
 
-describe('base on a local chain (Hardhat EDR in the process)', () => {
+describe.each(CHAIN_STORES)('base on a local chain (Hardhat EDR in the process), world in %s', (store) => {
   let world: ChainWorld;
   beforeAll(async () => {
-    world = await chainWorld({ wallet: { chains: { base: 'local' } } });
+    world = await chainWorld({ wallet: { chains: { base: 'local' } } }, store);
   });
   afterAll(async () => {
     await world.runtime.close();
@@ -72,9 +72,9 @@ describe('base on a local chain (Hardhat EDR in the process)', () => {
   });
 });
 
-describe('ethereum on a local chain (l1, a block every 12 s of service time)', () => {
+describe.each(CHAIN_STORES)('ethereum on a local chain (l1, a block every 12 s of service time), world in %s', (store) => {
   it('credits a deposit at the depth and settles a send on chain', async () => {
-    const world = await chainWorld({ wallet: { chains: { ethereum: 'local' }, confirmations: { ethereum: 2 } } });
+    const world = await chainWorld({ wallet: { chains: { ethereum: 'local' }, confirmations: { ethereum: 2 } } }, store);
     try {
       const erin = await world.agent('erin');
       const deposit = await world.sim.chainDeposit({ network: 'ethereum', asset: 'eth', amount: '2', to: 'erin' });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError } from '../../support/transports.js';
-import { advanceUntil, chainWorld, type ChainWorld } from './chain-world.js';
+import { advanceUntil, CHAIN_STORES, chainWorld, eventually, type ChainWorld } from './chain-world.js';
 
 const OUTSIDE = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 
-describe('solana on a local chain (LiteSVM in the process)', () => {
+describe.each(CHAIN_STORES)('solana on a local chain (LiteSVM in the process), world in %s', (store) => {
   let world: ChainWorld;
   beforeAll(async () => {
-    world = await chainWorld({ wallet: { chains: { solana: 'local' } } });
+    world = await chainWorld({ wallet: { chains: { solana: 'local' } } }, store);
     await world.sim.chainHoldings({ network: 'solana' });
   }, 60_000);
   afterAll(async () => {
@@ -22,6 +22,8 @@ describe('solana on a local chain (LiteSVM in the process)', () => {
     const usdc = await world.sim.chainDeposit({ network: 'solana', asset: 'usdc', amount: '12.5', to: 'alice' });
     const sol = await world.sim.chainDeposit({ network: 'solana', asset: 'sol', amount: '2', to: address });
     expect(usdc).toMatchObject({ network: 'solana', to: address, asset: 'usdc', amount: '12.500000' });
+    // LiteSVM applies a transaction at once (the poller sees it when its slot is made).
+    const deposited = await world.sim.chainHoldings({ network: 'solana' });
     await advanceUntil(world.sim, 1, async () => {
       const balance = (await alice.client.wallet.getBalance()).crypto;
       expect([balance.usdc, balance.sol]).toEqual(['12.500000', '2.000000000']);
@@ -31,7 +33,10 @@ describe('solana on a local chain (LiteSVM in the process)', () => {
     expect(records.every((record) => record.status === 'confirmed' && record.network === 'solana' && record.from.length > 30)).toBe(true);
     await world.sim.advanceClock({ seconds: 5 });
     expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('12.500000');
+    // Both deposits were swept to the hot wallet, which paid the two sweeps' fees (two signatures of 5000 lamports each).
+    await eventually(async () => expect(Math.round((Number(deposited.holdings.sol) - Number((await world.sim.chainHoldings({ network: 'solana' })).holdings.sol)) * 1e9)).toBe(20_000));
     const holdings = await world.sim.chainHoldings({ network: 'solana' });
+    expect(holdings.holdings.usdc).toBe(deposited.holdings.usdc);
     expect(Number(holdings.holdings.usdc)).toBeGreaterThanOrEqual(Number(holdings.ledger.usdc));
     expect(Number(holdings.holdings.sol)).toBeGreaterThanOrEqual(Number(holdings.ledger.sol));
   });

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { HdCustodyKeys } from '../../../src/providers/custody/hd-custody-keys.js';
 import { expectApiError } from '../../support/transports.js';
-import { advanceUntil, chainWorld, eventually, expectCovered, TEST_MNEMONIC, type ChainWorld } from './chain-world.js';
+import { advanceUntil, CHAIN_STORES, chainWorld, eventually, expectCovered, TEST_MNEMONIC, type ChainWorld } from './chain-world.js';
 import { startEdrServer, type EdrServer } from './edr-server.js';
 
 const hot = new HdCustodyKeys(TEST_MNEMONIC).addresses(0).evm as Hex;
 
-describe('ethereum over JSON-RPC (a Hardhat EDR node the test starts)', () => {
+describe.each(CHAIN_STORES)('ethereum over JSON-RPC (a Hardhat EDR node the test starts), world in %s', (store) => {
   let node: EdrServer;
   let world: ChainWorld;
   beforeAll(async () => {
@@ -15,7 +15,7 @@ describe('ethereum over JSON-RPC (a Hardhat EDR node the test starts)', () => {
     // The operator's hot wallet: gas money and usdc float.
     await node.rpc('hardhat_setBalance', [hot, '0x3635c9adc5dea00000']);
     await node.sendUsdc(hot, 1_000_000_000n);
-    world = await chainWorld({ wallet: { chains: { ethereum: node.url }, usdc: { ethereum: node.usdc }, confirmations: { ethereum: 3 } } });
+    world = await chainWorld({ wallet: { chains: { ethereum: node.url }, usdc: { ethereum: node.usdc }, confirmations: { ethereum: 3 } } }, store);
     // Answers once the chains have started (cursor set at the head, nonces read).
     await world.sim.chainHoldings({ network: 'ethereum' });
   }, 60_000);

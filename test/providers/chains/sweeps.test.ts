@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { HdCustodyKeys } from '../../../src/providers/custody/hd-custody-keys.js';
-import { advanceUntil, chainWorld, eventually, expectCovered, TEST_MNEMONIC, type ChainWorld } from './chain-world.js';
+import { advanceUntil, CHAIN_STORES, chainWorld, eventually, expectCovered, TEST_MNEMONIC, type ChainWorld } from './chain-world.js';
 import { startEdrServer, type EdrServer } from './edr-server.js';
 
 const hot = new HdCustodyKeys(TEST_MNEMONIC).addresses(0).evm as Hex;
 
-describe('sweeps: deposits move to the hot wallet, which pays every send', () => {
+describe.each(CHAIN_STORES)('sweeps: deposits move to the hot wallet, which pays every send, world in %s', (store) => {
   let node: EdrServer;
   let world: ChainWorld;
   beforeAll(async () => {
     node = await startEdrServer();
     // Gas money only: the hot wallet holds no usdc until a deposit is swept to it.
     await node.rpc('hardhat_setBalance', [hot, '0x3635c9adc5dea00000']);
-    world = await chainWorld({ wallet: { chains: { base: node.url }, usdc: { base: node.usdc }, confirmations: { base: 1 } } });
+    world = await chainWorld({ wallet: { chains: { base: node.url }, usdc: { base: node.usdc }, confirmations: { base: 1 } } }, store);
     await world.sim.chainHoldings({ network: 'base' });
   }, 60_000);
   afterAll(async () => {

@@ -1,5 +1,4 @@
-import type { ObservedDeposit } from '../../../core/ports/chain-networks.js';
-import type { SolanaLedger } from './solana-ledger.js';
+import type { SolanaBlockRef, SolanaLedger, SolanaScan } from './solana-ledger.js';
 
 /**
  * A {@link SolanaLedger} whose adapter is made later (imported on demand): LiteSVM is a native
@@ -33,6 +32,18 @@ export class DeferredSolanaLedger implements SolanaLedger {
     return (await this.ledger()).slot();
   }
 
+  async blockHeight(): Promise<bigint> {
+    return (await this.ledger()).blockHeight();
+  }
+
+  async block(slot: bigint): Promise<SolanaBlockRef | null> {
+    return (await this.ledger()).block(slot);
+  }
+
+  async rentExemptMinimum(): Promise<bigint> {
+    return (await this.ledger()).rentExemptMinimum();
+  }
+
   async blockhash(): Promise<{ blockhash: string; lastValidBlockHeight: bigint }> {
     return (await this.ledger()).blockhash();
   }
@@ -45,8 +56,8 @@ export class DeferredSolanaLedger implements SolanaLedger {
     return (await this.ledger()).status(signature);
   }
 
-  async transfersTo(from: bigint, to: bigint, isCustody: (owner: string) => Promise<boolean>): Promise<ObservedDeposit[]> {
-    return (await this.ledger()).transfersTo(from, to, isCustody);
+  async scan(from: bigint, to: bigint, isCustody: (owner: string) => Promise<boolean>): Promise<SolanaScan> {
+    return (await this.ledger()).scan(from, to, isCustody);
   }
 
   async holdings(owners: readonly string[]): Promise<{ sol: bigint; usdc: bigint }> {

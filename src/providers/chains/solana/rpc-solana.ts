@@ -1,37 +1,45 @@
-import { address, createSolanaRpc, createSolanaRpcFromTransport, signature as toSignature, type Base64EncodedWireTransaction, type RpcTransport } from '@solana/kit';
+import {
+  address,
+  createSolanaRpc,
+  createSolanaRpcFromTransport,
+  isSolanaError,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_BLOCK_NOT_AVAILABLE,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_LONG_TERM_STORAGE_SLOT_SKIPPED,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
+  signature as toSignature,
+  type Base64EncodedWireTransaction,
+  type RpcTransport,
+} from '@solana/kit';
 import type { ObservedDeposit } from '../../../core/ports/chain-networks.js';
-import type { SolanaLedger } from './solana-ledger.js';
+import { depositsInBlock } from './solana-block-deposits.js';
+import type { SolanaBlockRef, SolanaLedger, SolanaScan } from './solana-ledger.js';
 import { usdcAccountOf } from './solana-transactions.js';
 
-/** A transaction of `getBlock` (json encoding) as far as deposits need it. */
-interface BlockTransaction {
-  transaction: { signatures: string[]; message: { accountKeys: string[] } };
-  meta: {
-    err: unknown;
-    preBalances: Array<bigint | number>;
-    postBalances: Array<bigint | number>;
-    preTokenBalances?: TokenBalance[];
-    postTokenBalances?: TokenBalance[];
-  } | null;
-}
+/** Reading at `confirmed`: voted on by a supermajority, so forks that drop it are rare (and handled). */
+const COMMITMENT = 'confirmed' as const;
 
-interface TokenBalance {
-  accountIndex: number;
-  mint: string;
-  owner?: string;
-  uiTokenAmount: { amount: string };
+/** Whether an RPC error says the slot has no block: skipped, or (not yet, or no longer) a block of this fork. */
+function isNoBlock(error: unknown): boolean {
+  return (
+    isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED) ||
+    isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_LONG_TERM_STORAGE_SLOT_SKIPPED) ||
+    isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_BLOCK_NOT_AVAILABLE)
+  );
 }
 
 /**
  * A Solana cluster over JSON-RPC through `@solana/kit` (devnet, mainnet, a node of your own):
- * slots and blockhashes, raw transactions sent, signature statuses, and deposits read from each
- * block's balance changes (lamports of custody owners; usdc token balances by owner), never a
- * query per address.
+ * slots, block heights and blockhashes, raw transactions sent, signature statuses, and deposits
+ * read from each block's balance changes (lamports of custody owners; usdc token balances by
+ * owner), never a query per address. A slot without a block is passed over; the poller checks
+ * each block's parent, so a block that was not available yet is read again on the next pass.
  */
 export class RpcSolana implements SolanaLedger {
   readonly isLocal = false;
   readonly ready = Promise.resolve();
   private readonly rpc;
+  private rentMinimum: bigint | undefined;
 
   /** `transport` replaces HTTP (tests give recorded answers). */
   constructor(
@@ -48,20 +56,34 @@ export class RpcSolana implements SolanaLedger {
   }
 
   async slot(): Promise<bigint> {
-    return this.rpc.getSlot({ commitment: 'confirmed' }).send();
+    return this.rpc.getSlot({ commitment: COMMITMENT }).send();
+  }
+
+  async blockHeight(): Promise<bigint> {
+    return this.rpc.getBlockHeight({ commitment: COMMITMENT }).send();
+  }
+
+  async block(slot: bigint): Promise<SolanaBlockRef | null> {
+    try {
+      const block = await this.rpc.getBlock(slot, { commitment: COMMITMENT, transactionDetails: 'none', rewards: false }).send();
+      return block ? { slot, hash: block.blockhash, parentSlot: block.parentSlot, previousHash: block.previousBlockhash } : null;
+    } catch (error) {
+      if (isNoBlock(error)) return null;
+      throw error;
+    }
   }
 
   async blockhash(): Promise<{ blockhash: string; lastValidBlockHeight: bigint }> {
-    const { value } = await this.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const { value } = await this.rpc.getLatestBlockhash({ commitment: COMMITMENT }).send();
     return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight };
   }
 
   async sendWire(wire: string): Promise<void> {
     try {
-      await this.rpc.sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+      await this.rpc.sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: COMMITMENT }).send();
     } catch (error) {
-      // The same bytes again after a restart: the cluster already has them.
-      if (/already (been )?processed/i.test(String((error as Error).message))) return;
+      // The same bytes again after a restart: the cluster already has them (a preflight failure whose cause is AlreadyProcessed).
+      if (isSolanaError((error as Error).cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)) return;
       throw error;
     }
   }
@@ -73,50 +95,42 @@ export class RpcSolana implements SolanaLedger {
     return { slot: found.slot, success: found.err === null };
   }
 
-  async transfersTo(from: bigint, to: bigint, isCustody: (owner: string) => Promise<boolean>): Promise<ObservedDeposit[]> {
-    const found: ObservedDeposit[] = [];
+  async scan(from: bigint, to: bigint, isCustody: (owner: string) => Promise<boolean>): Promise<SolanaScan> {
+    const deposits: ObservedDeposit[] = [];
+    const blocks: SolanaBlockRef[] = [];
     for (let slot = from; slot <= to; slot++) {
       let block;
       try {
-        block = await this.rpc.getBlock(slot, { commitment: 'confirmed', encoding: 'json', transactionDetails: 'full', rewards: false, maxSupportedTransactionVersion: 0 }).send();
-      } catch {
-        continue; // a skipped slot has no block
+        block = await this.rpc.getBlock(slot, { commitment: COMMITMENT, encoding: 'json', transactionDetails: 'full', rewards: false, maxSupportedTransactionVersion: 0 }).send();
+      } catch (error) {
+        if (isNoBlock(error)) continue;
+        throw error;
       }
       if (!block) continue;
-      for (const entry of block.transactions as unknown as BlockTransaction[]) {
-        if (!entry.meta || entry.meta.err !== null) continue;
-        const reference = entry.transaction.signatures[0]!;
-        const keys = entry.transaction.message.accountKeys.map(String);
-        const base = { reference, block: Number(slot), block_hash: String(block.blockhash), from: keys[0]! };
-        for (let i = 0; i < keys.length; i++) {
-          const gained = BigInt(entry.meta.postBalances[i]!) - BigInt(entry.meta.preBalances[i]!);
-          if (gained > 0n && (await isCustody(keys[i]!))) found.push({ ...base, key: `${reference}:sol:${keys[i]}`, to: keys[i]!, asset: 'sol', amount: gained });
-        }
-        if (!this.mint) continue;
-        for (const post of entry.meta.postTokenBalances ?? []) {
-          if (post.mint !== this.mint || !post.owner) continue;
-          const pre = (entry.meta.preTokenBalances ?? []).find((balance) => balance.accountIndex === post.accountIndex);
-          const gained = BigInt(post.uiTokenAmount.amount) - BigInt(pre?.uiTokenAmount.amount ?? '0');
-          if (gained > 0n && (await isCustody(post.owner))) found.push({ ...base, key: `${reference}:usdc:${post.owner}`, to: post.owner, asset: 'usdc', amount: gained });
-        }
-      }
+      blocks.push({ slot, hash: block.blockhash, parentSlot: block.parentSlot, previousHash: block.previousBlockhash });
+      deposits.push(...(await depositsInBlock(block, slot, this.mint, isCustody)));
     }
-    return found;
+    return { deposits, blocks };
   }
 
   async holdings(owners: readonly string[]): Promise<{ sol: bigint; usdc: bigint }> {
     let sol = 0n;
     let usdc = 0n;
     for (const owner of owners) {
-      sol += (await this.rpc.getBalance(address(owner), { commitment: 'confirmed' }).send()).value;
+      sol += (await this.rpc.getBalance(address(owner), { commitment: COMMITMENT }).send()).value;
       if (!this.mint) continue;
       try {
-        usdc += BigInt((await this.rpc.getTokenAccountBalance(await usdcAccountOf(owner, this.mint), { commitment: 'confirmed' }).send()).value.amount);
+        usdc += BigInt((await this.rpc.getTokenAccountBalance(await usdcAccountOf(owner, this.mint), { commitment: COMMITMENT }).send()).value.amount);
       } catch {
         // No token account yet: it holds no usdc.
       }
     }
     return { sol, usdc };
+  }
+
+  async rentExemptMinimum(): Promise<bigint> {
+    this.rentMinimum ??= await this.rpc.getMinimumBalanceForRentExemption(0n, { commitment: COMMITMENT }).send();
+    return this.rentMinimum;
   }
 
   async catchUp(): Promise<void> {}

@@ -68,10 +68,13 @@ export class SolanaRails {
     if (!record) return { status: 'failed', reason: 'unknown transfer' };
     await this.ledger.catchUp(this.clock.now());
     const again = { status: 'pending' as const, check_at_ms: this.clock.now() + this.slotMs };
+    // Block height (not slot: skipped slots make no block) and read before the status: a
+    // transaction not landed once the chain is past its last valid height never will be.
+    const height = await this.ledger.blockHeight();
     const landed = await this.ledger.status(reference);
     const slot = await this.ledger.slot();
     if (!landed) {
-      if (slot > BigInt(record.last_valid_block_height)) return { status: 'failed', reason: 'dropped: its blockhash expired' };
+      if (height > BigInt(record.last_valid_block_height)) return { status: 'failed', reason: 'dropped: its blockhash expired' };
       await this.ledger.sendWire(record.wire).catch(() => undefined);
       return again;
     }

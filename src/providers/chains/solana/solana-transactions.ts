@@ -32,12 +32,15 @@ export async function usdcAccountOf(owner: string, mint: string): Promise<Addres
   return ata;
 }
 
-/** Instructions of a transfer from `from` to `to`: SOL, or usdc into `to`'s associated account (created when missing, paid by `from`). */
-export async function transferInstructions(from: KeyPairSigner, asset: 'sol' | 'usdc', amount: bigint, to: string, mint: string): Promise<Instruction[]> {
+/**
+ * Instructions of a transfer from `from` to `to`: SOL, or usdc into `to`'s associated account
+ * (created when missing, its rent paid by `payer`: the sender, or the hot wallet for a sweep).
+ */
+export async function transferInstructions(from: KeyPairSigner, asset: 'sol' | 'usdc', amount: bigint, to: string, mint: string, payer: KeyPairSigner = from): Promise<Instruction[]> {
   if (asset === 'sol') return [getTransferSolInstruction({ source: from, destination: address(to), amount: lamports(amount) })];
   const destination = await usdcAccountOf(to, mint);
   return [
-    getCreateAssociatedTokenIdempotentInstruction({ payer: from, ata: destination, owner: address(to), mint: address(mint) }),
+    getCreateAssociatedTokenIdempotentInstruction({ payer, ata: destination, owner: address(to), mint: address(mint) }),
     getTransferCheckedInstruction({ source: await usdcAccountOf(from.address, mint), mint: address(mint), destination, authority: from, amount, decimals: 6 }),
   ];
 }
