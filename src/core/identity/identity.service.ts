@@ -143,9 +143,12 @@ export class IdentityService {
     return agentId;
   }
 
-  /** The stored agent, for other areas. @throws ApiError 404 not_found */
-  async agent(agentId: string): Promise<AgentRecord> {
-    const agent = await this.store.view.get<AgentRecord>(AGENTS, agentId);
+  /**
+   * The stored agent, for other areas; read through `view`, the caller's transaction inside one
+   * (a read through `store.view` there would wait for that transaction). @throws ApiError 404 not_found
+   */
+  async agent(agentId: string, view: StoreView = this.store.view): Promise<AgentRecord> {
+    const agent = await view.get<AgentRecord>(AGENTS, agentId);
     if (!agent) throw notFound('agent');
     return agent;
   }
