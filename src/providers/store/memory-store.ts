@@ -35,6 +35,14 @@ interface Unit {
 const DEFAULT_PARTITION = '';
 /** What a write answers: it was applied when called. */
 const DONE: Promise<void> = Promise.resolve();
+/** What a read that found nothing answers: one settled promise, not a new one per read. */
+const NONE: Promise<undefined> = Promise.resolve(undefined);
+
+/** A read's answer as a promise (the shared {@link NONE} when it found nothing). */
+function answer<T>(value: T | undefined): Promise<T | undefined> {
+  return value === undefined ? NONE : Promise.resolve(value);
+}
+
 /** Tombstones a partition may hold before it is compacted (and at least half its rows). */
 const COMPACT_AFTER = 64;
 
@@ -63,7 +71,15 @@ export class MemoryStore implements Store {
   private readonly turns = new TransactionTurns();
 
   readonly view: StoreView = {
-    get: (collection, id) => this.turns.read(() => this.get(collection, id)),
+    get: (collection, id) => {
+      // No transaction runs (the usual case of a read before one): read without a closure.
+      if (this.turns.current !== null) return this.turns.read(() => this.get(collection, id));
+      try {
+        return answer(this.get(collection, id));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
     page: (collection, query) => this.turns.read(() => this.page(collection, query)),
     all: (collection) => this.turns.read(() => this.all(collection)),
     count: (collection, partition) => this.turns.read(() => this.count(collection, partition)),
@@ -84,7 +100,7 @@ export class MemoryStore implements Store {
     };
     return {
       turn: null,
-      get: (collection, id) => Promise.resolve(store.get(collection, id)),
+      get: (collection, id) => answer(store.get(collection, id)),
       page: (collection, query) => Promise.resolve(store.page(collection, query)),
       all: (collection) => Promise.resolve(store.all(collection)),
       count: (collection, partition) => Promise.resolve(store.count(collection, partition)),
