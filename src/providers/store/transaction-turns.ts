@@ -116,12 +116,11 @@ export class TransactionTurns {
   }
 
   /** A turn after every transaction called before this one. */
-  async queue(): Promise<Turn> {
+  queue(): Promise<Turn> {
     const turn: Turn = {};
-    const started = new Promise<void>((start, fail) => this.writers.push({ turn, start, fail }));
+    const started = new Promise<Turn>((start, fail) => this.writers.push({ turn, start: () => start(turn), fail }));
     this.watch();
-    await started;
-    return turn;
+    return started;
   }
 
   /** Calls the transaction function of `turn` (its first synchronous step is known to run inside). */
