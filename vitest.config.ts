@@ -8,5 +8,8 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['./test/support/postgres-global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // The stores then find a read through store.view, or a transaction, started inside a
+    // running transaction (which would wait for itself) and refuse it (src/providers/store/transaction-turns.ts).
+    env: { AGENT_SERVICES_STORE_CHECKS: '1' },
   },
 });

@@ -10,6 +10,14 @@ function wire<T>(value: T): T {
 
 /** Turns a dispatch result into a client result: the body (bytes as a Download), or a thrown ApiError. */
 export async function unwrap(result: DispatchResult): Promise<unknown> {
+  return unwrapNow(result);
+}
+
+/**
+ * {@link unwrap} without an async frame: the body at once (a promise only for bytes), or a throw.
+ * The transport awaits it in its own frame, so a JSON answer costs no extra promise.
+ */
+function unwrapNow(result: DispatchResult): unknown {
   if (result.status >= 400) throw ApiError.fromBody(result.status, result.body);
   if (isBinaryBody(result.body)) return collectDownload(result.body);
   return result.status === 204 ? undefined : wire(result.body);
@@ -21,7 +29,7 @@ export async function unwrap(result: DispatchResult): Promise<unknown> {
  */
 export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null, actingAgentId?: string): Transport {
   return async (route, input, options) =>
-    unwrap(
+    unwrapNow(
       await dispatcher.dispatch({
         routeId: route.id,
         params: input.params ?? {},

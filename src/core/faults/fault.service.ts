@@ -99,9 +99,9 @@ export class FaultService implements Faults {
     return set !== undefined && set.faults.some((fault) => fault.active && fault.target === target);
   }
 
-  async anyArmed(view: StoreView): Promise<boolean> {
-    const set = await view.get<FaultSet>(FAULTS, FAULTS_ID);
-    return set !== undefined && set.faults.some((fault) => fault.active);
+  anyArmed(view: StoreView): Promise<boolean> {
+    // A handler on the read rather than an async frame: every API request asks this.
+    return view.get<FaultSet>(FAULTS, FAULTS_ID).then((set) => set !== undefined && set.faults.some((fault) => fault.active));
   }
 
   async strike(tx: StoreTransaction, target: FaultTarget, operation: FaultOperation): Promise<StruckFault | null> {

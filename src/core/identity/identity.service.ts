@@ -143,9 +143,12 @@ export class IdentityService {
     return agentId;
   }
 
-  /** The stored agent, for other areas. @throws ApiError 404 not_found */
-  async agent(agentId: string): Promise<AgentRecord> {
-    const agent = await this.store.view.get<AgentRecord>(AGENTS, agentId);
+  /**
+   * The stored agent, for other areas; read through `view`, the caller's transaction inside one
+   * (a read through `store.view` there would wait for that transaction). @throws ApiError 404 not_found
+   */
+  async agent(agentId: string, view: StoreView = this.store.view): Promise<AgentRecord> {
+    const agent = await view.get<AgentRecord>(AGENTS, agentId);
     if (!agent) throw notFound('agent');
     return agent;
   }
@@ -156,7 +159,8 @@ export class IdentityService {
     const suffix = `.${this.config.serviceDomain}`;
     const name = lower.endsWith(suffix) ? lower.slice(0, -suffix.length) : lower;
     const entry = await this.store.view.get<{ agent_id: string }>(NAMES, name);
-    return entry ? this.store.view.get<AgentRecord>(AGENTS, entry.agent_id) : undefined;
+    // Awaited, not returned: an async function that returns a promise takes two more ticks to follow it.
+    return entry ? await this.store.view.get<AgentRecord>(AGENTS, entry.agent_id) : undefined;
   }
 
   /** The full profile of the calling agent. @throws ApiError 404 not_found */

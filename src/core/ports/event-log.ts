@@ -41,8 +41,9 @@ export interface EventLog {
    * Registers work that must commit with every new event: called inside the appending
    * transaction, so what it writes (webhook deliveries and their jobs) exists exactly when the
    * event does. A throw rolls the whole transaction back, so hooks must not fail on good events.
+   * A hook with nothing to write may answer undefined rather than a promise (no await is spent on it).
    */
-  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void>): void;
+  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void> | undefined): void;
 }
 
 /** Injection token of {@link EventLog}. */

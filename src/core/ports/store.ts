@@ -28,7 +28,9 @@ export interface PageResult<T> {
 
 /**
  * Read access to committed state. Every read answers a promise: a store may have to ask a database
- * server. Outside a transaction a read never sees a transaction that is still running.
+ * server. Outside a transaction a read never sees a transaction that is still running. Inside one,
+ * read through its handle: on the stores that run one transaction at a time a read through
+ * `store.view` waits for the running transaction, so from inside it would wait for itself.
  */
 export interface StoreView {
   /** The record `id` of `collection`, or undefined. */

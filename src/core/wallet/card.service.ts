@@ -147,7 +147,7 @@ export class CardService {
         await this.events.append(tx, { type: 'card.charge.declined', agent_id: card.agent_id, data: { ...data, decline_reason: decline } });
         return { approved: false, decline_reason: decline };
       }
-      const agent = await this.identity.agent(card.agent_id);
+      const agent = await this.identity.agent(card.agent_id, tx);
       await this.ledger.adjust(tx, card.agent_id, 'usd', -amount);
       await this.ledger.addTotals(tx, 'usd', { sent_out: amount });
       await tx.update(CARDS, cardId, { ...card, spent: formatAmount(spent + amount, 'usd') });

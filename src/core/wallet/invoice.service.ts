@@ -116,7 +116,7 @@ export class InvoiceService {
       if (!invoice) throw notFound('invoice');
       if (invoice.status === 'paid') return invoice;
       await tx.lock(WALLETS, [invoice.agent_id]);
-      const creator = await this.identity.agent(invoice.agent_id);
+      const creator = await this.identity.agent(invoice.agent_id, tx);
       await this.wallet.credit(tx, creator, invoice.currency, storedMinor(invoice.amount), {
         id: transactionId,
         from: invoice.to,

@@ -86,9 +86,17 @@ export class WebhookDeliveries {
    * endpoint with its first attempt claimed and its first retry scheduled; the first attempt
    * starts once the transaction commits.
    */
-  async enqueue(tx: StoreTransaction, event: ServiceEvent): Promise<void> {
-    // Most events concern agents without endpoints: nothing to build for them.
-    if (!RELEVANT.has(event.type) || !(await this.webhooks.anyFor(tx, event.agent_id))) return;
+  enqueue(tx: StoreTransaction, event: ServiceEvent): Promise<void> | undefined {
+    // Most events concern agents without endpoints: nothing to build for them, and no async frame
+    // to build it in (every send appends two events).
+    if (!RELEVANT.has(event.type)) return undefined;
+    const any = this.webhooks.anyFor(tx, event.agent_id);
+    if (typeof any === 'boolean') return any ? this.build(tx, event) : undefined;
+    return any.then((yes) => (yes ? this.build(tx, event) : undefined));
+  }
+
+  /** Stores the event's webhook body and a delivery per endpoint that takes it (none when no endpoint does). */
+  private async build(tx: StoreTransaction, event: ServiceEvent): Promise<void> {
     const payload = await this.payloads.payloadOf(tx, event);
     if (!payload) return;
     const endpoints = await this.webhooks.endpointsFor(tx, event.agent_id, payload.type);

@@ -93,9 +93,14 @@ export class WebhookService {
     });
   }
 
-  /** Whether any endpoint (the agent's own, or one configured for every agent) could take an event of `agentId`. */
-  async anyFor(view: StoreView, agentId: string | null): Promise<boolean> {
-    return this.config.endpoints.length > 0 || (agentId !== null && (await view.count(WEBHOOKS, agentId)) > 0);
+  /**
+   * Whether any endpoint (the agent's own, or one configured for every agent) could take an event
+   * of `agentId`; answered at once when no store read is needed (the event-log hook of every append).
+   */
+  anyFor(view: StoreView, agentId: string | null): boolean | Promise<boolean> {
+    if (this.config.endpoints.length > 0) return true;
+    if (agentId === null) return false;
+    return view.count(WEBHOOKS, agentId).then((count) => count > 0);
   }
 
   /** The endpoints that want an event of `type` of agent `agentId` (null: no agent), read in `view`. */

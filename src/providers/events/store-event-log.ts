@@ -13,6 +13,8 @@ const ORDER_LOCK = '$order';
 const PUMP_BATCH = 500;
 /** Expired events each append removes at most, so retention costs O(1) per event. */
 const SWEEP_PER_APPEND = 2;
+/** What `append` answers once it has handed the event to the commit. */
+const APPENDED: Promise<void> = Promise.resolve();
 
 /**
  * The event log kept as a store collection, so it is written in the same transaction as the
@@ -23,7 +25,7 @@ const SWEEP_PER_APPEND = 2;
 @injectable()
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
-  private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => Promise<void>> = [];
+  private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => Promise<void> | undefined> = [];
 
   /** On a shared store: the newest event handed to the listeners, and the delivery under way. */
   private delivered: Promise<number> | undefined;
@@ -44,23 +46,31 @@ export class StoreEventLog implements EventLog {
     }
   }
 
-  async append(tx: StoreTransaction, event: NewEvent): Promise<void> {
+  append(tx: StoreTransaction, event: NewEvent): Promise<void> {
     const now = this.clock.now();
     // A shared store numbers the events just before the commit: the order lock is then held for
     // that moment only, not for the rest of the transaction.
-    if (tx.beforeCommit) tx.beforeCommit((last) => this.write(last, event, now));
-    else await this.write(tx, event, now);
+    if (tx.beforeCommit) {
+      tx.beforeCommit((last) => this.write(last, event, now, true));
+      return APPENDED;
+    }
+    // A store without beforeCommit runs its transactions one at a time: no lock to take, and no
+    // async frame of its own around write's (two appends a send).
+    return this.write(tx, event, now, false);
   }
 
   /** Numbers the event, stores it, runs the append hooks and arranges its delivery to listeners. */
-  private async write(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
+  private async write(tx: StoreTransaction, event: NewEvent, now: number, concurrent: boolean): Promise<void> {
     // Appends take turns until their transaction ends, so sequence numbers follow commit order:
-    // a reader that saw N never later sees a smaller one (a no-op on stores that run alone).
-    await tx.lock(EVENTS, [ORDER_LOCK]);
+    // a reader that saw N never later sees a smaller one.
+    if (concurrent) await tx.lock(EVENTS, [ORDER_LOCK]);
     const entry: ServiceEvent = { seq: (await tx.lastPosition(EVENTS)) + 1, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
-    for (const hook of this.appendHooks) await hook(tx, entry);
+    for (const hook of this.appendHooks) {
+      const writing = hook(tx, entry);
+      if (writing) await writing;
+    }
     if (this.delivered) tx.afterCommit(() => this.pump());
     else {
       tx.afterCommit(() => {
@@ -104,7 +114,7 @@ export class StoreEventLog implements EventLog {
     return page.items.map((item) => item.record);
   }
 
-  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void>): void {
+  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void> | undefined): void {
     this.appendHooks.push(hook);
   }
 

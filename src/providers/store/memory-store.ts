@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { injectable } from '../../core/shared/di.js';
 import { deepFreeze } from '../../core/shared/json.js';
 import { runOutside } from './run-outside.js';
-import { TransactionTurns } from './transaction-turns.js';
+import { TransactionTurns, type Turn } from './transaction-turns.js';
 import { UnitAdmission } from './unit-admission.js';
 import { Collection, lowerBound, type Partition, type Row } from './memory-collection.js';
 import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
@@ -35,6 +35,14 @@ interface Unit {
 const DEFAULT_PARTITION = '';
 /** What a write answers: it was applied when called. */
 const DONE: Promise<void> = Promise.resolve();
+/** What a read that found nothing answers: one settled promise, not a new one per read. */
+const NONE: Promise<undefined> = Promise.resolve(undefined);
+
+/** A read's answer as a promise (the shared {@link NONE} when it found nothing). */
+function answer<T>(value: T | undefined): Promise<T | undefined> {
+  return value === undefined ? NONE : Promise.resolve(value);
+}
+
 /** Tombstones a partition may hold before it is compacted (and at least half its rows). */
 const COMPACT_AFTER = 64;
 
@@ -63,7 +71,15 @@ export class MemoryStore implements Store {
   private readonly turns = new TransactionTurns();
 
   readonly view: StoreView = {
-    get: (collection, id) => this.turns.read(() => this.get(collection, id)),
+    get: (collection, id) => {
+      // No transaction runs (the usual case of a read before one): read without a closure.
+      if (this.turns.current !== null) return this.turns.read(() => this.get(collection, id));
+      try {
+        return answer(this.get(collection, id));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
     page: (collection, query) => this.turns.read(() => this.page(collection, query)),
     all: (collection) => this.turns.read(() => this.all(collection)),
     count: (collection, partition) => this.turns.read(() => this.count(collection, partition)),
@@ -71,61 +87,85 @@ export class MemoryStore implements Store {
   };
 
   /**
-   * The one transaction handle, built once: a hot path runs thousands of transactions a second.
-   * Its reads and writes are applied at once; a write that fails throws where it is called.
+   * What every transaction handle shares, built once: a hot path runs thousands of transactions a
+   * second, so a handle is one object over this prototype holding its turn (a kept handle is then
+   * known to be stale). Reads and writes are applied at once; a write that fails throws where it
+   * is called. The methods read their turn from `this`, the handle they are called on.
    */
-  private readonly tx: StoreTransaction = {
-    get: (collection, id) => Promise.resolve(this.get(collection, id)),
-    page: (collection, query) => Promise.resolve(this.page(collection, query)),
-    all: (collection) => Promise.resolve(this.all(collection)),
-    count: (collection, partition) => Promise.resolve(this.count(collection, partition)),
-    lastPosition: (collection) => Promise.resolve(this.lastPosition(collection)),
-    insert: (collection, id, record, partition) => (this.insert(this.writableUndo(), collection, id, record, partition), DONE),
-    update: (collection, id, record) => (this.update(this.writableUndo(), collection, id, record), DONE),
-    remove: (collection, id) => Promise.resolve(this.remove(this.writableUndo(), collection, id)),
-    lock: () => (this.writableUndo(), DONE),
-    afterCommit: (callback) => void (this.writableUndo(), this.after.push(callback)),
-    afterApply: (callback) => void (this.writableUndo(), this.applied.push(callback)),
-  };
-
-  /** The running transaction's undo log; a handle kept past its transaction must not write. */
-  private writableUndo(): UndoLog {
-    if (!this.turns.inside()) throw new Error('store transaction handle used outside its transaction');
-    return this.undo;
-  }
+  private readonly handle: StoreTransaction & { turn: Turn | null } = (() => {
+    const store = this;
+    const undoOf = (handle: { turn: Turn | null }): UndoLog => {
+      if (handle.turn !== store.turns.current) throw new Error('store transaction handle used outside its transaction');
+      return store.undo;
+    };
+    return {
+      turn: null,
+      get: (collection, id) => answer(store.get(collection, id)),
+      page: (collection, query) => Promise.resolve(store.page(collection, query)),
+      all: (collection) => Promise.resolve(store.all(collection)),
+      count: (collection, partition) => Promise.resolve(store.count(collection, partition)),
+      lastPosition: (collection) => Promise.resolve(store.lastPosition(collection)),
+      insert(collection, id, record, partition) {
+        store.insert(undoOf(this), collection, id, record, partition);
+        return DONE;
+      },
+      update(collection, id, record) {
+        store.update(undoOf(this), collection, id, record);
+        return DONE;
+      },
+      remove(collection, id) {
+        return Promise.resolve(store.remove(undoOf(this), collection, id));
+      },
+      lock() {
+        undoOf(this);
+        return DONE;
+      },
+      afterCommit(callback) {
+        undoOf(this);
+        store.after.push(callback);
+      },
+      afterApply(callback) {
+        undoOf(this);
+        store.applied.push(callback);
+      },
+    };
+  })();
 
   async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    if (this.turns.inside()) throw new Error('store transactions do not nest');
     // Only work outside an open unit waits for an exclusive section (a unit's own work must finish first).
     const admitted = this.admission.admitTransaction();
     if (admitted) await admitted;
-    const { result, wrote, after } = await this.turns.run(() => this.apply(fn));
-    const unit = this.units.getStore();
-    if (unit?.open) {
-      if (wrote) unit.wrote = true;
-      unit.after.push(...after);
-      return result;
-    }
-    await this.committed(wrote, after);
-    return result;
-  }
-
-  /** Runs `fn` in the running turn; undoes its writes when it throws. */
-  private async apply<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<{ result: T; wrote: boolean; after: Array<() => void> }> {
+    // One async frame for the turn, the function and the commit: a send runs several of these.
+    const turn = this.turns.begin() ?? (await this.turns.queue());
     const undo: UndoLog = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
     const after: Array<() => void> = (this.after = []);
     if (this.shrunk.length > 0) this.shrunk = [];
     let result: T;
     try {
-      result = await fn(this.tx);
-    } catch (error) {
-      for (let i = undo.length - UNDO_ENTRY; i >= 0; i -= UNDO_ENTRY) this.undoWrite(undo[i] as UndoKind, undo[i + 1] as Row, undo[i + 2]);
-      throw error;
+      const tx = Object.create(this.handle) as StoreTransaction & { turn: Turn };
+      tx.turn = turn;
+      try {
+        result = await this.turns.call(turn, fn, tx);
+      } catch (error) {
+        for (let i = undo.length - UNDO_ENTRY; i >= 0; i -= UNDO_ENTRY) this.undoWrite(undo[i] as UndoKind, undo[i + 1] as Row, undo[i + 2]);
+        throw error;
+      }
+      for (const partition of this.shrunk) compact(partition);
+      for (const callback of applied) callback();
+    } finally {
+      this.turns.end();
     }
-    for (const partition of this.shrunk) compact(partition);
-    for (const callback of applied) callback();
-    return { result, wrote: undo.length > 0, after };
+    const wrote = undo.length > 0;
+    const unit = this.units.getStore();
+    if (unit?.open) {
+      if (wrote) unit.wrote = true;
+      for (const callback of after) unit.after.push(callback);
+      return result;
+    }
+    if (wrote && this.hooks.length > 0) await this.committed(true, after);
+    else for (const callback of after) callback();
+    return result;
   }
 
   async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => Promise<void>): Promise<T> {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { RuntimeState, RuntimeStateHost, Store, StoreSnapshot, StoreTransaction, StoreView } from '../../core/ports/store.js';
 import { runOutside } from './run-outside.js';
-import { TransactionTurns } from './transaction-turns.js';
+import { TransactionTurns, type Turn } from './transaction-turns.js';
 import { UnitAdmission } from './unit-admission.js';
 import { META } from './sqlite-schema.js';
 import { openDatabase, type SqliteOpenOptions } from './sqlite-open.js';
@@ -131,20 +131,49 @@ export class SqliteStore implements Store {
     lastPosition: (collection) => this.turns.read(() => this.records.lastPosition(collection)),
   };
 
-  /** The transaction handle: reads and writes run at once on the connection, a failed write throws where it is called. */
-  private readonly tx: StoreTransaction = {
-    get: (collection, id) => Promise.resolve(this.records.get(collection, id)),
-    page: (collection, query) => Promise.resolve(this.records.page(collection, query)),
-    all: (collection) => Promise.resolve(this.records.all(collection)),
-    count: (collection, partition) => Promise.resolve(this.records.count(collection, partition)),
-    lastPosition: (collection) => Promise.resolve(this.records.lastPosition(collection)),
-    insert: (collection, id, record, partition) => (this.records.insert(this.writable(), collection, id, record, partition), DONE),
-    update: (collection, id, record) => (this.records.update(this.writable(), collection, id, record), DONE),
-    remove: (collection, id) => Promise.resolve(this.records.remove(this.writable(), collection, id)),
-    lock: () => (this.writable(), DONE),
-    afterCommit: (callback) => void (this.writable(), this.after.push(callback)),
-    afterApply: (callback) => void (this.writable(), this.applied.push(callback)),
-  };
+  /**
+   * What every transaction handle shares: a handle is one object over this prototype holding its
+   * turn (a kept handle is then known to be stale). Reads and writes run at once on the
+   * connection, a failed write throws where it is called.
+   */
+  private readonly handle: StoreTransaction & { turn: Turn | null } = (() => {
+    const store = this;
+    const undoOf = (handle: { turn: Turn | null }): Undo[] => {
+      if (handle.turn !== store.turns.current) throw new Error('store transaction handle used outside its transaction');
+      return store.undo;
+    };
+    return {
+      turn: null,
+      get: (collection, id) => Promise.resolve(store.records.get(collection, id)),
+      page: (collection, query) => Promise.resolve(store.records.page(collection, query)),
+      all: (collection) => Promise.resolve(store.records.all(collection)),
+      count: (collection, partition) => Promise.resolve(store.records.count(collection, partition)),
+      lastPosition: (collection) => Promise.resolve(store.records.lastPosition(collection)),
+      insert(collection, id, record, partition) {
+        store.records.insert(undoOf(this), collection, id, record, partition);
+        return DONE;
+      },
+      update(collection, id, record) {
+        store.records.update(undoOf(this), collection, id, record);
+        return DONE;
+      },
+      remove(collection, id) {
+        return Promise.resolve(store.records.remove(undoOf(this), collection, id));
+      },
+      lock() {
+        undoOf(this);
+        return DONE;
+      },
+      afterCommit(callback) {
+        undoOf(this);
+        store.after.push(callback);
+      },
+      afterApply(callback) {
+        undoOf(this);
+        store.applied.push(callback);
+      },
+    };
+  })();
 
   readonly runtimeState: RuntimeStateHost = {
     load: () => Promise.resolve(this.savedState),
@@ -165,7 +194,6 @@ export class SqliteStore implements Store {
   };
 
   async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    if (this.turns.inside()) throw new Error('store transactions do not nest');
     const unit = this.admission.current();
     for (;;) {
       // Work outside an open unit waits for an exclusive section (a unit's own work must finish first).
@@ -176,12 +204,12 @@ export class SqliteStore implements Store {
       if (this.groups.sealed() && !(unit && unit.group === this.groups.current)) await this.groups.untilUnsealed();
       else break;
     }
-    const { group, result, wrote } = await this.turns.run(async () => {
+    const { group, result, wrote } = await this.turns.run(async (turn) => {
       this.assertOpen();
       if (unit?.group && unit.group !== this.groups.current) throw new Error("the durable unit's commit failed; it takes no more transactions");
       const group = this.groups.current ?? this.groups.open();
       if (unit && !unit.group) this.groups.join(unit, group);
-      return { group, ...(await this.apply(group, fn)) };
+      return { group, ...(await this.apply(group, turn, fn)) };
     });
     // The group's COMMIT waits while a transaction runs; this one just ended.
     this.groups.maybeCommit(group);
@@ -286,13 +314,8 @@ export class SqliteStore implements Store {
     if (this.closed) throw new Error(`the store ${this.filename} is closed`);
   }
 
-  private writable(): Undo[] {
-    if (!this.turns.inside()) throw new Error('store transaction handle used outside its transaction');
-    return this.undo;
-  }
-
   /** Applies `fn` as a savepoint of `group`, in the running turn. @throws what `fn` threw, after undoing its writes */
-  private async apply<T>(group: Group, fn: (tx: StoreTransaction) => Promise<T>): Promise<{ result: T; wrote: boolean }> {
+  private async apply<T>(group: Group, turn: Turn, fn: (tx: StoreTransaction) => Promise<T>): Promise<{ result: T; wrote: boolean }> {
     const undo: Undo[] = (this.undo = []);
     const applied: Array<() => void> = (this.applied = []);
     const after: Array<() => void> = (this.after = []);
@@ -301,7 +324,9 @@ export class SqliteStore implements Store {
     try {
       this.sql.savepoint.run();
       this.applying = true;
-      result = await fn(this.tx);
+      const tx = Object.create(this.handle) as StoreTransaction & { turn: Turn };
+      tx.turn = turn;
+      result = await fn(tx);
       this.sql.release.run();
     } catch (error) {
       for (let i = undo.length - 1; i >= 0; i--) undo[i]!();

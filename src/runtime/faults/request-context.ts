@@ -35,8 +35,9 @@ export function withRequestContext(routes: BoundRoute[], faultsSet: () => Promis
     const { handle } = route;
     return {
       ...route,
-      handle: async (context, input) =>
-        (await faultsSet()) ? requests.run({ route: route.definition.id, agent_id: context.agentId ?? null, persistenceDecided: false }, () => handle(context, input)) : handle(context, input),
+      // A handler on the check rather than an async frame around the handler: every request passes here.
+      handle: (context, input) =>
+        faultsSet().then((set) => (set ? requests.run({ route: route.definition.id, agent_id: context.agentId ?? null, persistenceDecided: false }, () => handle(context, input)) : handle(context, input))),
     };
   });
 }
