@@ -1,5 +1,5 @@
 /** Shared set-up of the real-chain tests: a runtime whose networks run on local or RPC chains. */
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { createRuntime, type AgentClient, type Runtime, type RuntimeOptions, type SimClient } from '../../../src/index.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 
@@ -13,6 +13,11 @@ export interface ChainWorld {
   sim: SimClient;
   agent(name: string): Promise<{ client: AgentClient; address: string; handle: string; key: string }>;
 }
+
+// The pollers run on real timers, so on a busy machine a deposit or a send takes longer to be seen;
+// the waits below are bounded generously, and every test of a file importing this gets the time to
+// reach those bounds (a wait that ends by the test's own timeout first would only say "slow").
+vi.setConfig({ testTimeout: 180_000 });
 
 /** Where a chain test's world is kept. */
 export type ChainStore = 'memory' | 'postgres';
@@ -37,7 +42,7 @@ export async function chainWorld(options: RuntimeOptions, store: ChainStore = 'm
 }
 
 /** Retries `check` (real time; the pollers run on real timers) until it passes or `ms` ran out. */
-export async function eventually<T>(check: () => Promise<T>, ms = 20_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T>, ms = 60_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     try {
@@ -50,7 +55,7 @@ export async function eventually<T>(check: () => Promise<T>, ms = 20_000): Promi
 }
 
 /** Advances the simulated clock and waits until `check` passes, advancing again while it does not. */
-export async function advanceUntil<T>(sim: SimClient, seconds: number, check: () => Promise<T>, ms = 30_000): Promise<T> {
+export async function advanceUntil<T>(sim: SimClient, seconds: number, check: () => Promise<T>, ms = 120_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     await sim.advanceClock({ seconds });

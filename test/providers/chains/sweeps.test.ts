@@ -31,7 +31,7 @@ describe.each(CHAIN_STORES)('sweeps: deposits move to the hot wallet, which pays
       expect(await node.usdcBalance(hot)).toBe(20_000_000n);
       expect(await node.usdcBalance(address)).toBe(0n);
       expect(await node.ethBalance(address)).toBeLessThan(10n ** 15n);
-    }, 30_000);
+    });
     expect((await alice.client.wallet.getBalance()).crypto.usdc).toBe('20.000000');
     await expectCovered(world.sim, 'base');
     const target = '0x000000000000000000000000000000000000dEaD' as Hex;

@@ -96,12 +96,14 @@ function blockingCarrier(proceed: (what: string) => Promise<void>): Telephony {
 }
 
 describe('a keyed live SMS on SQLite', () => {
-  it('calls the carrier only after its unit is durable: a write made while the carrier answers commits first', async () => {
+  it('calls the carrier outside any unit, before the send is stored: a write made while the carrier answers commits first', async () => {
     let runtime!: Runtime;
     const seen: string[] = [];
     // Another request's write, started from the test's own context (not the send's) when the
-    // carrier is called. The carrier answers only once it has committed: were the send's unit
-    // still open, that write would wait for this answer and neither would ever finish.
+    // carrier is called. The carrier answers only once it has committed: were a unit of the send
+    // open, that write would wait for this answer and neither would ever finish. The send itself
+    // is stored only once the carrier has answered, so a deadline that cuts the carrier call
+    // keeps nothing (docs/http.md).
     let called!: () => void;
     const other = new Promise<void>((resolve) => (called = resolve)).then(() => runtime.dispatch({ routeId: 'sim.createAgent', bearer: null, body: { name: 'other' } }));
     const carrier = blockingCarrier(async (body) => {
@@ -114,7 +116,7 @@ describe('a keyed live SMS on SQLite', () => {
     const first = await send();
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ status: 'queued' });
-    expect(seen).toEqual(['one: other 201, send stored 1']);
+    expect(seen).toEqual(['one: other 201, send stored 0']);
     // The retry replays what the unit committed and never calls the carrier again.
     const again = await send();
     expect(again.headers['Idempotent-Replayed']).toBe('true');
