@@ -24,6 +24,8 @@ const SWEEP_PER_APPEND = 2;
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => Promise<void>> = [];
+  /** The last number given to an event in each open transaction (see {@link nextSeq}). */
+  private readonly lastSeq = new WeakMap<StoreTransaction, number>();
 
   /** On a shared store: the newest event handed to the listeners, and the delivery under way. */
   private delivered: Promise<number> | undefined;
@@ -48,16 +50,13 @@ export class StoreEventLog implements EventLog {
     const now = this.clock.now();
     // A shared store numbers the events just before the commit: the order lock is then held for
     // that moment only, not for the rest of the transaction.
-    if (tx.beforeCommit) tx.beforeCommit((last) => this.write(last, event, now));
-    else await this.write(tx, event, now);
+    if (tx.beforeCommit) tx.beforeCommit((last) => this.write(last, event, now, true));
+    else await this.write(tx, event, now, false);
   }
 
   /** Numbers the event, stores it, runs the append hooks and arranges its delivery to listeners. */
-  private async write(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
-    // Appends take turns until their transaction ends, so sequence numbers follow commit order:
-    // a reader that saw N never later sees a smaller one (a no-op on stores that run alone).
-    await tx.lock(EVENTS, [ORDER_LOCK]);
-    const entry: ServiceEvent = { seq: (await tx.lastPosition(EVENTS)) + 1, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
+  private async write(tx: StoreTransaction, event: NewEvent, now: number, batched: boolean): Promise<void> {
+    const entry: ServiceEvent = { seq: await this.nextSeq(tx, batched), type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
     for (const hook of this.appendHooks) await hook(tx, entry);
@@ -67,6 +66,25 @@ export class StoreEventLog implements EventLog {
         for (const listener of this.listeners) listener(entry);
       });
     }
+  }
+
+  /**
+   * The number of the next event of `tx`. Appends take turns until their transaction ends, so
+   * sequence numbers follow commit order: a reader that saw N never later sees a smaller one (a
+   * no-op on stores that run alone). The first append of a transaction takes the turn and reads
+   * the last number. On a store that numbers events just before its commit (`batched`: its
+   * before-commit steps share one transaction handle made for them), the next appends of that
+   * transaction follow on from it, since no other append can number an event while the turn is
+   * held: one lock and one read per commit instead of per event. (Memory and SQLite hand out one
+   * handle for every transaction, so there each append reads; it costs them nothing.)
+   */
+  private async nextSeq(tx: StoreTransaction, batched: boolean): Promise<number> {
+    const last = batched ? this.lastSeq.get(tx) : undefined;
+    if (last === undefined) {
+      await tx.lock(EVENTS, [ORDER_LOCK]);
+      this.lastSeq.set(tx, (await tx.lastPosition(EVENTS)) + 1);
+    } else this.lastSeq.set(tx, last + 1);
+    return this.lastSeq.get(tx)!;
   }
 
   /**

@@ -48,7 +48,11 @@ export class DbTransaction {
   /** Records locked ({@link lock}) by this transaction, and those of them read only after their lock. */
   private readonly locked = new Set<string>();
   private readonly guarded = new Set<string>();
+  /** Advisory lock keys this transaction holds (asked for, queued or sent). */
+  private readonly held = new Set<bigint>();
   private savepoints = 0;
+  /** Whether a store transaction's work was kept in this one (a later failure must then roll back to a savepoint). */
+  kept = false;
   /** Collections written by this transaction (announced to other processes at commit). */
   readonly changed = new Set<string>();
 
@@ -214,12 +218,25 @@ export class DbTransaction {
     return true;
   }
 
-  /** Takes transaction-scoped advisory locks on the records, in key order (no deadlock between two lockers). */
+  /**
+   * Takes transaction-scoped advisory locks on the records, in key order (no deadlock between two
+   * lockers). The statement is queued, not sent: it goes in the same batch as the next read (or
+   * the COMMIT), and the server runs a batch in order, so that read still waits for the lock. A
+   * lock this transaction already holds is not asked for again.
+   */
   async lock(collection: string, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    for (const id of ids) this.locked.add(keyOf(collection, id));
-    const keys = [...new Set(ids.map((id) => lockKey(collection, id)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
-    await this.send({ text: 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, n) ORDER BY n', params: [keys] });
+    const wanted: bigint[] = [];
+    for (const id of ids) {
+      this.locked.add(keyOf(collection, id));
+      const key = lockKey(collection, id);
+      if (!this.held.has(key)) {
+        this.held.add(key);
+        wanted.push(key);
+      }
+    }
+    if (wanted.length === 0) return;
+    const keys = wanted.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+    this.pending.push({ text: 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, n) ORDER BY n', params: [keys] });
   }
 
   /** Opens a savepoint (queued); answers its name for {@link release} or {@link rollbackTo}. */
@@ -236,6 +253,9 @@ export class DbTransaction {
 
   /** Undoes the work since the savepoint: statements not yet sent are dropped, the rest rolled back. */
   async rollbackTo(name: string): Promise<void> {
+    // Locks asked for inside the savepoint are dropped or released with it; asking again for one
+    // still held is harmless.
+    this.held.clear();
     const at = this.pending.findIndex((statement) => statement.text === `SAVEPOINT ${name}`);
     if (at >= 0) {
       this.pending.length = at;

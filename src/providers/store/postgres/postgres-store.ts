@@ -122,6 +122,7 @@ export class PostgresStore implements Store {
 
   readonly shared: SharedStore = {
     claim: (name) => this.claim(name),
+    claimReading: (name, collection, id) => this.claimReading(name, { collection, id }),
     onRemoteCommit: (listener) => void this.remoteListeners.push(listener),
     savedClock: () => this.runtimeState.savedClock(),
   };
@@ -162,8 +163,14 @@ export class PostgresStore implements Store {
     return this.inTurn(unit, () => this.apply(unit, fn));
   }
 
-  /** Runs `fn` as a savepoint of the unit's database transaction. */
-  private async apply<T>(unit: Unit, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in the unit's database transaction. A savepoint is opened only where a failure of
+   * `fn` must be undone alone: not for the unit's first transaction (its failure rolls the
+   * database transaction back whole and the next one begins afresh), nor for the steps run just
+   * before the COMMIT (`final`: their failure fails the unit). Each savepoint is a subtransaction
+   * the server pays for.
+   */
+  private async apply<T>(unit: Unit, fn: (tx: StoreTransaction) => Promise<T>, final = false): Promise<T> {
     if (unit.doomed) throw unit.doomed.error;
     this.assertOpen();
     try {
@@ -173,7 +180,7 @@ export class PostgresStore implements Store {
       throw translate(error);
     }
     const db = unit.db;
-    const savepoint = db.savepoint();
+    const savepoint = final || !db.kept ? undefined : db.savepoint();
     const applied: Array<() => void> = [];
     const after: Array<() => void> = [];
     const beforeCommit: Array<(tx: StoreTransaction) => Promise<void>> = [];
@@ -197,7 +204,8 @@ export class PostgresStore implements Store {
     };
     try {
       const result = await this.inTransaction.run(true, fn, tx);
-      db.release(savepoint);
+      if (savepoint) db.release(savepoint);
+      db.kept = true;
       unit.applied.push(...applied);
       unit.after.push(...after);
       unit.beforeCommit.push(...beforeCommit);
@@ -207,8 +215,17 @@ export class PostgresStore implements Store {
         unit.doomed = { error };
         throw translate(error);
       }
+      if (final) {
+        unit.doomed = { error };
+        throw error;
+      }
       try {
-        await db.rollbackTo(savepoint);
+        if (savepoint) await db.rollbackTo(savepoint);
+        else {
+          // Nothing before this transaction to keep: the database transaction goes whole.
+          unit.db = null;
+          await db.rollback();
+        }
       } catch (rollbackError) {
         unit.doomed = { error: rollbackError };
         throw translate(rollbackError);
@@ -247,9 +264,15 @@ export class PostgresStore implements Store {
           await this.units.run(unit, async () => {
             while (unit.beforeCommit.length > 0 && !unit.doomed) {
               const steps = unit.beforeCommit.splice(0);
-              await this.transaction(async (tx) => {
-                for (const step of steps) await step(tx);
-              });
+              await this.inTurn(unit, () =>
+                this.apply(
+                  unit,
+                  async (tx) => {
+                    for (const step of steps) await step(tx);
+                  },
+                  true,
+                ),
+              );
             }
           });
         } catch (error) {
@@ -336,13 +359,27 @@ export class PostgresStore implements Store {
 
   /** Takes a session advisory lock on the claims connection: held until released or the process dies. */
   private async claim(name: string): Promise<ClaimRelease | undefined> {
+    return (await this.claimReading(name)).release;
+  }
+
+  /**
+   * {@link claim}, with the read of a record (`read`) sent right behind the lock on the same
+   * connection, in the same round trip: the server runs them in order, so the read sees what was
+   * committed once the claim was decided.
+   */
+  private async claimReading<T>(name: string, read?: { collection: string; id: string }): Promise<{ release: ClaimRelease | undefined; record: T | undefined }> {
     const key = String(lockKey(CLAIMS, name));
     const reserving = (this.claimConnection ??= this.control.reserve());
     let conn: ReservedSql;
+    let record: T | undefined;
     try {
       conn = await reserving;
-      const [row] = await conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`;
-      if (!row?.ok) return undefined;
+      const [[row], rows] = await Promise.all([
+        conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`,
+        read ? conn`SELECT record FROM agent_services_records WHERE collection = ${read.collection} AND id = ${read.id}` : undefined,
+      ]);
+      if (rows?.[0]) record = JSON.parse(rows[0].record as string) as T;
+      if (!row?.ok) return { release: undefined, record };
     } catch (error) {
       // The connection could not be had or broke (the database went away, and its claims with it):
       // the next claim reserves a new one instead of failing forever on this one.
@@ -351,11 +388,12 @@ export class PostgresStore implements Store {
       throw translate(error);
     }
     let released = false;
-    return async () => {
+    const release = async () => {
       if (released) return;
       released = true;
       await conn`SELECT pg_advisory_unlock(${key}::bigint)`.catch(() => undefined);
     };
+    return { release, record };
   }
 
   private payloadOf(collections: ReadonlySet<string>): string {
