@@ -29,6 +29,8 @@ export class StoreEventLog implements EventLog {
 
   /** On a shared store: the newest event handed to the listeners, and the delivery under way. */
   private delivered: Promise<number> | undefined;
+  /** The same number once known, for {@link committedHere}. */
+  private deliveredSeq: number | undefined;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
 
@@ -40,6 +42,10 @@ export class StoreEventLog implements EventLog {
     // Other processes append too: their events reach this process's listeners through the store.
     if (store.shared) {
       this.delivered = store.view.lastPosition(EVENTS);
+      this.delivered.then(
+        (last) => (this.deliveredSeq ??= last),
+        () => undefined,
+      );
       store.shared.onRemoteCommit((collections) => {
         if (collections.has(EVENTS) || collections.has('*')) this.pump();
       });
@@ -60,7 +66,7 @@ export class StoreEventLog implements EventLog {
     await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
     for (const hook of this.appendHooks) await hook(tx, entry);
-    if (this.delivered) tx.afterCommit(() => this.pump());
+    if (this.delivered) tx.afterCommit(() => this.committedHere(entry));
     else {
       tx.afterCommit(() => {
         for (const listener of this.listeners) listener(entry);
@@ -88,6 +94,22 @@ export class StoreEventLog implements EventLog {
   }
 
   /**
+   * A shared store committed `entry` in this process. When it comes right after the last event
+   * delivered and no delivery is under way, no other event can come between them (numbers are
+   * given in commit order, under the order lock), so it is handed to the listeners at once
+   * instead of read back; otherwise the pump reads from where it stopped.
+   */
+  private committedHere(entry: ServiceEvent): void {
+    if (this.pumping || this.deliveredSeq !== entry.seq - 1) {
+      this.pump();
+      return;
+    }
+    this.deliveredSeq = entry.seq;
+    this.delivered = Promise.resolve(entry.seq);
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  /**
    * Hands every committed event after the last delivered one to the listeners, in order (a
    * shared store: local and remote commits alike), one delivery at a time.
    */
@@ -105,6 +127,7 @@ export class StoreEventLog implements EventLog {
             const events = await this.after(last, PUMP_BATCH);
             for (const event of events) for (const listener of this.listeners) listener(event);
             if (events.length > 0) last = events[events.length - 1]!.seq;
+            this.deliveredSeq = last;
             this.delivered = Promise.resolve(last);
             if (events.length < PUMP_BATCH) break;
           }
