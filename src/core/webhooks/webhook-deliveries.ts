@@ -1,7 +1,7 @@
 import { filteredPage } from '../services/filtered-page.js';
 import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
-import type { ServiceEvent } from '../ports/event-log.js';
+import type { AppendedEvent } from '../ports/event-log.js';
 import { HttpClient } from '../ports/http-client.js';
 import { Faults } from '../ports/faults.js';
 import { Random } from '../ports/random.js';
@@ -86,7 +86,7 @@ export class WebhookDeliveries {
    * endpoint with its first attempt claimed and its first retry scheduled; the first attempt
    * starts once the transaction commits.
    */
-  async enqueue(tx: StoreTransaction, event: ServiceEvent): Promise<void> {
+  async enqueue(tx: StoreTransaction, event: AppendedEvent): Promise<void> {
     // Most events concern agents without endpoints: nothing to build for them.
     if (!RELEVANT.has(event.type) || !(await this.webhooks.anyFor(tx, event.agent_id))) return;
     const payload = await this.payloads.payloadOf(tx, event);

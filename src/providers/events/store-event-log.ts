@@ -1,6 +1,6 @@
 import { inject, injectable } from '../../core/shared/di.js';
 import { Clock } from '../../core/ports/clock.js';
-import type { EventLog, NewEvent, ServiceEvent } from '../../core/ports/event-log.js';
+import type { AppendedEvent, EventLog, NewEvent, ServiceEvent } from '../../core/ports/event-log.js';
 import { Store, type StoreTransaction } from '../../core/ports/store.js';
 import { toIso } from '../../core/shared/time.js';
 
@@ -23,7 +23,7 @@ const SWEEP_PER_APPEND = 2;
 @injectable()
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
-  private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => Promise<void>> = [];
+  private readonly appendHooks: Array<(tx: StoreTransaction, event: AppendedEvent) => Promise<void>> = [];
   /** The last number given to an event in each open transaction (see {@link nextSeq}). */
   private readonly lastSeq = new WeakMap<StoreTransaction, number>();
 
@@ -54,18 +54,24 @@ export class StoreEventLog implements EventLog {
 
   async append(tx: StoreTransaction, event: NewEvent): Promise<void> {
     const now = this.clock.now();
+    if (!tx.beforeCommit) return this.write(tx, event, now, false);
     // A shared store numbers the events just before the commit: the order lock is then held for
-    // that moment only, not for the rest of the transaction.
-    if (tx.beforeCommit) tx.beforeCommit((last) => this.write(last, event, now, true));
-    else await this.write(tx, event, now, false);
+    // that moment only, not for the rest of the transaction. The hooks (which do not need the
+    // number) run now, so that their reads are not made while every other append waits.
+    const appended: AppendedEvent = { type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
+    for (const hook of this.appendHooks) await hook(tx, appended);
+    tx.beforeCommit((last) => this.write(last, event, now, true));
   }
 
-  /** Numbers the event, stores it, runs the append hooks and arranges its delivery to listeners. */
+  /**
+   * Numbers the event, stores it and arranges its delivery to listeners; runs the append hooks
+   * too unless `batched` (a shared store, where {@link append} ran them).
+   */
   private async write(tx: StoreTransaction, event: NewEvent, now: number, batched: boolean): Promise<void> {
     const entry: ServiceEvent = { seq: await this.nextSeq(tx, batched), type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
-    for (const hook of this.appendHooks) await hook(tx, entry);
+    if (!batched) for (const hook of this.appendHooks) await hook(tx, entry);
     if (this.delivered) tx.afterCommit(() => this.committedHere(entry));
     else {
       tx.afterCommit(() => {
@@ -145,7 +151,7 @@ export class StoreEventLog implements EventLog {
     return page.items.map((item) => item.record);
   }
 
-  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void>): void {
+  onAppend(hook: (tx: StoreTransaction, event: AppendedEvent) => Promise<void>): void {
     this.appendHooks.push(hook);
   }
 
