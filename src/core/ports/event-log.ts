@@ -12,6 +12,9 @@ export interface ServiceEvent {
   data: { readonly [key: string]: unknown };
 }
 
+/** An event as its append hooks see it: everything but the sequence number, which may not be drawn yet. */
+export type AppendedEvent = Omit<ServiceEvent, 'seq'>;
+
 /**
  * What a service says happened; the log adds `seq` and `at`. Typed by the event catalog
  * (`core/events/events.schema.ts`): a type it does not declare, or `data` that does not fit the
@@ -42,8 +45,10 @@ export interface EventLog {
    * transaction, so what it writes (webhook deliveries and their jobs) exists exactly when the
    * event does. A throw rolls the whole transaction back, so hooks must not fail on good events.
    * A hook with nothing to write may answer undefined rather than a promise (no await is spent on it).
+   * The hook does not see `seq`: a shared store draws it only just before the commit, and runs
+   * the hooks at the append, so that the events' turn is held as briefly as possible.
    */
-  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void> | undefined): void;
+  onAppend(hook: (tx: StoreTransaction, event: AppendedEvent) => Promise<void> | undefined): void;
 }
 
 /** Injection token of {@link EventLog}. */

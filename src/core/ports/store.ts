@@ -129,6 +129,12 @@ export interface SharedStore {
    * a holder that dies gives it up. Use it only where the holder's work is bounded in time.
    */
   awaitClaim(name: string): Promise<ClaimRelease>;
+  /**
+   * {@link claim}, and the record `id` of `collection` read once the claim is decided, in one
+   * round trip: when the claim was taken, nobody who writes that record only under the claim can
+   * have written it since the read; when it was not, the record is as committed at that moment.
+   */
+  claimReading<T>(name: string, collection: string, id: string): Promise<{ release: ClaimRelease | undefined; record: T | undefined }>;
   /** Calls `listener` after each commit of another process, with the collections it changed. */
   onRemoteCommit(listener: (collections: ReadonlySet<string>) => void): void;
   /** The simulated clock as saved in the store (the furthest any process moved it), if any. */

@@ -80,14 +80,22 @@ export class IdempotencyKeys {
   async begin(scope: string, key: string, fingerprint: string): Promise<IdempotencyDecision> {
     const id = `${scope}:${key}`;
     this.refuseInFlight(id);
+    if (this.store.shared) return this.beginShared(id, fingerprint);
     const stored = await this.store.view.get<IdempotencyRecord>(COLLECTION, id);
     // Asked again after the read: a request with the same key may have claimed it meanwhile.
     this.refuseInFlight(id);
     const live = this.liveOf(stored);
     if (live) return this.replayOf(live, fingerprint);
     this.inFlight.add(id);
-    const releaseShared = await this.claimShared(id, fingerprint);
-    if (releaseShared && 'kind' in releaseShared) return releaseShared;
+    return this.proceed(id, fingerprint, undefined, true);
+  }
+
+  /**
+   * The key claimed: `releaseShared` ends the claim across processes (if any); `mayExist` false
+   * when the claim's own read found no record, so that settling need not look for one to replace
+   * (nobody writes the record without the claim).
+   */
+  private proceed(id: string, fingerprint: string, releaseShared: ClaimRelease | undefined, mayExist: boolean): ClaimedKey {
     return {
       kind: 'proceed',
       release: () => {
@@ -99,7 +107,7 @@ export class IdempotencyKeys {
         if (outcome.status === 400 || outcome.status === 401 || outcome.status === 504) return;
         const now = this.clock.now();
         // An expired record of the same key makes way: the new one goes to the newest position.
-        if (await tx.remove(COLLECTION, id)) await tx.remove(EXPIRY, id);
+        if (mayExist && (await tx.remove(COLLECTION, id))) await tx.remove(EXPIRY, id);
         const headers = outcome.headers && Object.keys(outcome.headers).length > 0 ? { headers: { ...outcome.headers } } : {};
         const record: IdempotencyRecord = { id, fingerprint, created_ms: now, status: outcome.status, body: outcome.body ?? null, ...headers };
         await tx.insert(COLLECTION, id, record, PARTITION);
@@ -123,22 +131,22 @@ export class IdempotencyKeys {
   }
 
   /**
-   * On a store other processes serve too, claims the key across them (the local claim is taken):
-   * answers the claim's release, or the replay of a record another process wrote meanwhile.
-   * Nothing on a store that runs alone.
+   * On a store other processes serve too: claims the key across them and reads its record in the
+   * same round trip. Read under the claim, a live record replays (its writer is done) and none
+   * means this request runs; a claim held elsewhere is a replay when the record is already there
+   * (a repeat that is replaying), else 409 (the first request still runs).
    * @throws ApiError 409 idempotency_key_in_use when another process holds the key
    */
-  private async claimShared(id: string, fingerprint: string): Promise<ClaimRelease | IdempotencyDecision | undefined> {
-    const shared = this.store.shared;
-    if (!shared) return undefined;
+  private async beginShared(id: string, fingerprint: string): Promise<IdempotencyDecision> {
+    this.inFlight.add(id);
     let release: ClaimRelease | undefined;
     try {
-      release = await shared.claim(`idempotency:${id}`);
-      if (!release) throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed');
-      // Read again under the claim: the process that held it may have just written its answer.
-      const live = this.liveOf(await this.store.view.get<IdempotencyRecord>(COLLECTION, id));
-      if (!live) return release;
-      await release();
+      const claimed = await this.store.shared!.claimReading<IdempotencyRecord>(`idempotency:${id}`, COLLECTION, id);
+      release = claimed.release;
+      const live = this.liveOf(claimed.record);
+      if (!release && !live) throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed');
+      if (!live) return this.proceed(id, fingerprint, release, claimed.record !== undefined);
+      await release?.();
       this.inFlight.delete(id);
       return this.replayOf(live, fingerprint);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { filteredPage } from '../services/filtered-page.js';
 import { inject, injectable } from '../shared/di.js';
 import { Clock } from '../ports/clock.js';
-import type { ServiceEvent } from '../ports/event-log.js';
+import type { AppendedEvent } from '../ports/event-log.js';
 import { HttpClient } from '../ports/http-client.js';
 import { Faults } from '../ports/faults.js';
 import { Random } from '../ports/random.js';
@@ -86,7 +86,7 @@ export class WebhookDeliveries {
    * endpoint with its first attempt claimed and its first retry scheduled; the first attempt
    * starts once the transaction commits.
    */
-  enqueue(tx: StoreTransaction, event: ServiceEvent): Promise<void> | undefined {
+  enqueue(tx: StoreTransaction, event: AppendedEvent): Promise<void> | undefined {
     // Most events concern agents without endpoints: nothing to build for them, and no async frame
     // to build it in (every send appends two events).
     if (!RELEVANT.has(event.type)) return undefined;
@@ -96,7 +96,7 @@ export class WebhookDeliveries {
   }
 
   /** Stores the event's webhook body and a delivery per endpoint that takes it (none when no endpoint does). */
-  private async build(tx: StoreTransaction, event: ServiceEvent): Promise<void> {
+  private async build(tx: StoreTransaction, event: AppendedEvent): Promise<void> {
     const payload = await this.payloads.payloadOf(tx, event);
     if (!payload) return;
     const endpoints = await this.webhooks.endpointsFor(tx, event.agent_id, payload.type);

@@ -1,5 +1,5 @@
 import { inject, injectable } from '../shared/di.js';
-import type { ServiceEvent } from '../ports/event-log.js';
+import type { AppendedEvent } from '../ports/event-log.js';
 import type { StoreView } from '../ports/store.js';
 import { ServiceConfig } from '../shared/service-config.js';
 import { MESSAGES, messageView, ownedKey, type StoredMessage } from '../email/email.records.js';
@@ -31,7 +31,7 @@ export class WebhookPayloads {
   ) {}
 
   /** The payload of an event, read in `view`; undefined for events receivers never get. */
-  async payloadOf(view: StoreView, event: ServiceEvent): Promise<WebhookPayload | undefined> {
+  async payloadOf(view: StoreView, event: AppendedEvent): Promise<WebhookPayload | undefined> {
     const agentId = event.agent_id;
     const data = event.data;
     switch (event.type) {

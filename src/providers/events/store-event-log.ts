@@ -1,6 +1,6 @@
 import { inject, injectable } from '../../core/shared/di.js';
 import { Clock } from '../../core/ports/clock.js';
-import type { EventLog, NewEvent, ServiceEvent } from '../../core/ports/event-log.js';
+import type { AppendedEvent, EventLog, NewEvent, ServiceEvent } from '../../core/ports/event-log.js';
 import { Store, type StoreTransaction } from '../../core/ports/store.js';
 import { toIso } from '../../core/shared/time.js';
 
@@ -13,8 +13,6 @@ const ORDER_LOCK = '$order';
 const PUMP_BATCH = 500;
 /** Expired events each append removes at most, so retention costs O(1) per event. */
 const SWEEP_PER_APPEND = 2;
-/** What `append` answers once it has handed the event to the commit. */
-const APPENDED: Promise<void> = Promise.resolve();
 
 /**
  * The event log kept as a store collection, so it is written in the same transaction as the
@@ -25,10 +23,14 @@ const APPENDED: Promise<void> = Promise.resolve();
 @injectable()
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
-  private readonly appendHooks: Array<(tx: StoreTransaction, event: ServiceEvent) => Promise<void> | undefined> = [];
+  private readonly appendHooks: Array<(tx: StoreTransaction, event: AppendedEvent) => Promise<void> | undefined> = [];
+  /** The last number given to an event in each open transaction (see {@link nextSeq}). */
+  private readonly lastSeq = new WeakMap<StoreTransaction, number>();
 
   /** On a shared store: the newest event handed to the listeners, and the delivery under way. */
   private delivered: Promise<number> | undefined;
+  /** The same number once known, for {@link committedHere}. */
+  private deliveredSeq: number | undefined;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
 
@@ -40,6 +42,10 @@ export class StoreEventLog implements EventLog {
     // Other processes append too: their events reach this process's listeners through the store.
     if (store.shared) {
       this.delivered = store.view.lastPosition(EVENTS);
+      this.delivered.then(
+        (last) => (this.deliveredSeq ??= last),
+        () => undefined,
+      );
       store.shared.onRemoteCommit((collections) => {
         if (collections.has(EVENTS) || collections.has('*')) this.pump();
       });
@@ -48,35 +54,78 @@ export class StoreEventLog implements EventLog {
 
   append(tx: StoreTransaction, event: NewEvent): Promise<void> {
     const now = this.clock.now();
-    // A shared store numbers the events just before the commit: the order lock is then held for
-    // that moment only, not for the rest of the transaction.
-    if (tx.beforeCommit) {
-      tx.beforeCommit((last) => this.write(last, event, now, true));
-      return APPENDED;
-    }
     // A store without beforeCommit runs its transactions one at a time: no lock to take, and no
     // async frame of its own around write's (two appends a send).
-    return this.write(tx, event, now, false);
+    if (!tx.beforeCommit) return this.write(tx, event, now, false);
+    return this.appendShared(tx, event, now);
   }
 
-  /** Numbers the event, stores it, runs the append hooks and arranges its delivery to listeners. */
-  private async write(tx: StoreTransaction, event: NewEvent, now: number, concurrent: boolean): Promise<void> {
-    // Appends take turns until their transaction ends, so sequence numbers follow commit order:
-    // a reader that saw N never later sees a smaller one.
-    if (concurrent) await tx.lock(EVENTS, [ORDER_LOCK]);
-    const entry: ServiceEvent = { seq: (await tx.lastPosition(EVENTS)) + 1, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
+  /**
+   * A shared store numbers the events just before the commit: the order lock is then held for
+   * that moment only, not for the rest of the transaction. The hooks (which do not need the
+   * number) run now, so that their reads are not made while every other append waits.
+   */
+  private async appendShared(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
+    const appended: AppendedEvent = { type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
+    for (const hook of this.appendHooks) await hook(tx, appended);
+    tx.beforeCommit!((last) => this.write(last, event, now, true));
+  }
+
+  /**
+   * Numbers the event, stores it and arranges its delivery to listeners; runs the append hooks
+   * too unless `batched` (a shared store, where {@link appendShared} ran them).
+   */
+  private async write(tx: StoreTransaction, event: NewEvent, now: number, batched: boolean): Promise<void> {
+    const entry: ServiceEvent = { seq: await this.nextSeq(tx, batched), type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
-    for (const hook of this.appendHooks) {
-      const writing = hook(tx, entry);
-      if (writing) await writing;
+    if (!batched) {
+      for (const hook of this.appendHooks) {
+        const writing = hook(tx, entry);
+        if (writing) await writing;
+      }
     }
-    if (this.delivered) tx.afterCommit(() => this.pump());
+    if (this.delivered) tx.afterCommit(() => this.committedHere(entry));
     else {
       tx.afterCommit(() => {
         for (const listener of this.listeners) listener(entry);
       });
     }
+  }
+
+  /**
+   * The number of the next event of `tx`. A store that runs transactions one at a time needs no
+   * turn: the last position plus one. On a store that numbers events just before its commit
+   * (`batched`), appends take turns until their transaction ends, so sequence numbers follow
+   * commit order (a reader that saw N never later sees a smaller one): the first append of a
+   * transaction takes the turn and reads the last number, and the next appends of that
+   * transaction (its before-commit steps share one handle) follow on from it, since no other
+   * append can number an event while the turn is held: one lock and one read per commit.
+   */
+  private async nextSeq(tx: StoreTransaction, batched: boolean): Promise<number> {
+    if (!batched) return (await tx.lastPosition(EVENTS)) + 1;
+    const last = this.lastSeq.get(tx);
+    if (last === undefined) {
+      await tx.lock(EVENTS, [ORDER_LOCK]);
+      this.lastSeq.set(tx, (await tx.lastPosition(EVENTS)) + 1);
+    } else this.lastSeq.set(tx, last + 1);
+    return this.lastSeq.get(tx)!;
+  }
+
+  /**
+   * A shared store committed `entry` in this process. When it comes right after the last event
+   * delivered and no delivery is under way, no other event can come between them (numbers are
+   * given in commit order, under the order lock), so it is handed to the listeners at once
+   * instead of read back; otherwise the pump reads from where it stopped.
+   */
+  private committedHere(entry: ServiceEvent): void {
+    if (this.pumping || this.deliveredSeq !== entry.seq - 1) {
+      this.pump();
+      return;
+    }
+    this.deliveredSeq = entry.seq;
+    this.delivered = Promise.resolve(entry.seq);
+    for (const listener of this.listeners) listener(entry);
   }
 
   /**
@@ -97,6 +146,7 @@ export class StoreEventLog implements EventLog {
             const events = await this.after(last, PUMP_BATCH);
             for (const event of events) for (const listener of this.listeners) listener(event);
             if (events.length > 0) last = events[events.length - 1]!.seq;
+            this.deliveredSeq = last;
             this.delivered = Promise.resolve(last);
             if (events.length < PUMP_BATCH) break;
           }
@@ -114,7 +164,7 @@ export class StoreEventLog implements EventLog {
     return page.items.map((item) => item.record);
   }
 
-  onAppend(hook: (tx: StoreTransaction, event: ServiceEvent) => Promise<void> | undefined): void {
+  onAppend(hook: (tx: StoreTransaction, event: AppendedEvent) => Promise<void> | undefined): void {
     this.appendHooks.push(hook);
   }
 

@@ -481,6 +481,67 @@ describe.each(STORE_KINDS)('$name positions, units and callbacks', (kind) => {
     expect(await store.view.count('notes')).toBe(2);
   });
 
+  it("undoes a unit's failing first transaction alone: what follows, locks and its last step commit", async () => {
+    const store = await kind.create();
+    await seed(store, 1, 'w', 'wallets');
+    const result = await store.unit(
+      async () => {
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.lock('wallets', ['n1']);
+            await tx.insert<Note>('notes', 'lost-a', { id: 'lost-a', text: '' }, 'p');
+            await tx.insert<Note>('notes', 'lost-b', { id: 'lost-b', text: '' }, 'p');
+            await tx.update<Note>('wallets', 'n1', { id: 'n1', text: 'lost' });
+            throw new Error('402');
+          }),
+        ).rejects.toThrow('402');
+        // The same lock again, then reads and writes behind it.
+        await store.transaction(async (tx) => {
+          await tx.lock('wallets', ['n1']);
+          const wallet = await tx.get<Note>('wallets', 'n1');
+          await tx.update<Note>('wallets', 'n1', { id: 'n1', text: `${wallet!.text} kept` });
+          await tx.insert<Note>('notes', 'kept-a', { id: 'kept-a', text: '' }, 'p');
+          await tx.insert<Note>('notes', 'kept-b', { id: 'kept-b', text: '' }, 'p');
+        });
+        return 'answer';
+      },
+      (tx, answer) => tx.insert('keys', 'k', { answer }),
+    );
+    expect(result).toBe('answer');
+    expect(await ids(store, { partition: 'p', order: 'oldest', limit: 10 })).toEqual(['kept-a', 'kept-b']);
+    expect((await store.view.get<Note>('wallets', 'n1'))!.text).toBe('note 1 kept');
+    expect(await store.view.get('keys', 'k')).toEqual({ answer: 'answer' });
+  });
+
+  it("undoes a unit's failing later transaction alone, keeping the transactions before and after it", async () => {
+    const store = await kind.create();
+    await seed(store, 2, 'w', 'wallets');
+    await store.unit(async () => {
+      await store.transaction(async (tx) => {
+        await tx.lock('wallets', ['n1']);
+        await tx.lock('wallets', ['n2']);
+        await tx.insert<Note>('notes', 'first', { id: 'first', text: '' }, 'p');
+      });
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.lock('wallets', ['n1', 'n2']);
+          await tx.insert<Note>('notes', 'lost-a', { id: 'lost-a', text: '' }, 'p');
+          await tx.insert<Note>('notes', 'lost-b', { id: 'lost-b', text: '' }, 'p');
+          expect(await tx.count('notes', 'p')).toBe(3);
+          await tx.update<Note>('wallets', 'n2', { id: 'n2', text: 'lost' });
+          throw new Error('402');
+        }),
+      ).rejects.toThrow('402');
+      await store.transaction(async (tx) => {
+        await tx.lock('wallets', ['n2']);
+        expect((await tx.get<Note>('wallets', 'n2'))!.text).toBe('note 2');
+        await tx.insert<Note>('notes', 'last', { id: 'last', text: '' }, 'p');
+      });
+    });
+    expect(await ids(store, { partition: 'p', order: 'oldest', limit: 10 })).toEqual(['first', 'last']);
+    expect((await store.view.get<Note>('wallets', 'n2'))!.text).toBe('note 2');
+  });
+
   it('keeps what a throwing unit applied and rethrows, and joins a nested unit to the outer one', async () => {
     const store = await kind.create();
     await expect(

@@ -18,6 +18,23 @@ const NO_LIMIT = 2 ** 31 - 2;
 
 const RECORDS = 'agent_services_records';
 
+/** Rows one INSERT statement takes at most (each count is a prepared statement of its own). */
+const MAX_INSERT_ROWS = 8;
+
+/** The INSERT of `rows` records, five parameters each: collection, id, part, sequence, record. */
+function insertText(rows: number): string {
+  const values: string[] = [];
+  for (let at = 0; at < rows * 5; at += 5) values.push(`($${at + 1}, $${at + 2}, $${at + 3}, nextval($${at + 4}::text::regclass), $${at + 5})`);
+  return `INSERT INTO ${RECORDS} (collection, id, part, position, record) VALUES ${values.join(', ')}`;
+}
+
+/** The INSERT texts by their number of rows, and the number of rows of each text. */
+const INSERT_TEXTS = Array.from({ length: MAX_INSERT_ROWS }, (_, index) => insertText(index + 1));
+const INSERT_ROWS = new Map(INSERT_TEXTS.map((text, index) => [text, index + 1]));
+
+/** Takes transaction-level advisory locks in the order of the array (ORDINALITY keeps it). */
+const LOCK = 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
+
 /**
  * The version remembered for a record a read found absent: an update checked against it never
  * matches, so a record created by another transaction after this one saw none is a conflict.
@@ -48,7 +65,11 @@ export class DbTransaction {
   /** Records locked ({@link lock}) by this transaction, and those of them read only after their lock. */
   private readonly locked = new Set<string>();
   private readonly guarded = new Set<string>();
+  /** Advisory lock keys this transaction holds (asked for, queued or sent). */
+  private readonly held = new Set<bigint>();
   private savepoints = 0;
+  /** Whether a store transaction's work was kept in this one (a later failure must then roll back to a savepoint). */
+  kept = false;
   /** Collections written by this transaction (announced to other processes at commit). */
   readonly changed = new Set<string>();
 
@@ -169,10 +190,15 @@ export class DbTransaction {
   async insert(collection: string, id: string, record: unknown, partition = ''): Promise<void> {
     const sequence = await this.sequences.ensure(collection);
     this.changed.add(collection);
-    this.pending.push({
-      text: `INSERT INTO ${RECORDS} (collection, id, part, position, record) VALUES ($1, $2, $3, nextval($4::text::regclass), $5)`,
-      params: [collection, id, partition, sequence, JSON.stringify(record) ?? 'null'],
-    });
+    const row = [collection, id, partition, sequence, JSON.stringify(record) ?? 'null'];
+    // Right behind another insert still queued: one statement of several rows (evaluated in
+    // order, so positions are drawn in the order of the inserts).
+    const previous = this.pending.at(-1);
+    const rows = previous ? INSERT_ROWS.get(previous.text) : undefined;
+    if (previous && rows !== undefined && rows < MAX_INSERT_ROWS) {
+      previous.text = INSERT_TEXTS[rows]!;
+      previous.params.push(...row);
+    } else this.pending.push({ text: INSERT_TEXTS[0]!, params: row });
     this.versions.set(keyOf(collection, id), 0);
     // Nobody else sees a row this transaction inserted until it commits.
     this.guarded.add(keyOf(collection, id));
@@ -214,12 +240,28 @@ export class DbTransaction {
     return true;
   }
 
-  /** Takes transaction-scoped advisory locks on the records, in key order (no deadlock between two lockers). */
+  /**
+   * Takes transaction-scoped advisory locks on the records, in key order (no deadlock between two
+   * lockers). The statement is queued, not sent: it goes in the same batch as the next read (or
+   * the COMMIT), and the server runs a batch in order, so that read still waits for the lock. A
+   * lock this transaction already holds is not asked for again.
+   */
   async lock(collection: string, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    for (const id of ids) this.locked.add(keyOf(collection, id));
-    const keys = [...new Set(ids.map((id) => lockKey(collection, id)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
-    await this.send({ text: 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, n) ORDER BY n', params: [keys] });
+    const wanted: bigint[] = [];
+    for (const id of ids) {
+      this.locked.add(keyOf(collection, id));
+      const key = lockKey(collection, id);
+      if (!this.held.has(key)) {
+        this.held.add(key);
+        wanted.push(key);
+      }
+    }
+    if (wanted.length === 0) return;
+    const keys = wanted.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+    // Right behind another lock still queued: one statement takes both, in the same order.
+    const previous = this.pending.at(-1);
+    if (previous?.text === LOCK) (previous.params[0] as string[]).push(...keys);
+    else this.pending.push({ text: LOCK, params: [keys] });
   }
 
   /** Opens a savepoint (queued); answers its name for {@link release} or {@link rollbackTo}. */
@@ -236,6 +278,9 @@ export class DbTransaction {
 
   /** Undoes the work since the savepoint: statements not yet sent are dropped, the rest rolled back. */
   async rollbackTo(name: string): Promise<void> {
+    // Locks asked for inside the savepoint are dropped or released with it; asking again for one
+    // still held is harmless.
+    this.held.clear();
     const at = this.pending.findIndex((statement) => statement.text === `SAVEPOINT ${name}`);
     if (at >= 0) {
       this.pending.length = at;

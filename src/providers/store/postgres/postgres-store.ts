@@ -125,6 +125,7 @@ export class PostgresStore implements Store {
   readonly shared: SharedStore = {
     claim: (name) => this.claim(name),
     awaitClaim: (name) => this.awaitClaim(name),
+    claimReading: (name, collection, id) => this.claimReading(name, { collection, id }),
     onRemoteCommit: (listener) => void this.remoteListeners.push(listener),
     savedClock: () => this.runtimeState.savedClock(),
   };
@@ -165,8 +166,14 @@ export class PostgresStore implements Store {
     return this.inTurn(unit, () => this.apply(unit, fn));
   }
 
-  /** Runs `fn` as a savepoint of the unit's database transaction. */
-  private async apply<T>(unit: Unit, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in the unit's database transaction. A savepoint is opened only where a failure of
+   * `fn` must be undone alone: not for the unit's first transaction (its failure rolls the
+   * database transaction back whole and the next one begins afresh), nor for the steps run just
+   * before the COMMIT (`final`: their failure fails the unit). Each savepoint is a subtransaction
+   * the server pays for.
+   */
+  private async apply<T>(unit: Unit, fn: (tx: StoreTransaction) => Promise<T>, final = false): Promise<T> {
     if (unit.doomed) throw unit.doomed.error;
     this.assertOpen();
     try {
@@ -176,7 +183,7 @@ export class PostgresStore implements Store {
       throw translate(error);
     }
     const db = unit.db;
-    const savepoint = db.savepoint();
+    const savepoint = final || !db.kept ? undefined : db.savepoint();
     const applied: Array<() => void> = [];
     const after: Array<() => void> = [];
     const beforeCommit: Array<(tx: StoreTransaction) => Promise<void>> = [];
@@ -200,7 +207,8 @@ export class PostgresStore implements Store {
     };
     try {
       const result = await this.inTransaction.run(true, fn, tx);
-      db.release(savepoint);
+      if (savepoint) db.release(savepoint);
+      db.kept = true;
       unit.applied.push(...applied);
       unit.after.push(...after);
       unit.beforeCommit.push(...beforeCommit);
@@ -210,8 +218,17 @@ export class PostgresStore implements Store {
         unit.doomed = { error };
         throw translate(error);
       }
+      if (final) {
+        unit.doomed = { error };
+        throw error;
+      }
       try {
-        await db.rollbackTo(savepoint);
+        if (savepoint) await db.rollbackTo(savepoint);
+        else {
+          // Nothing before this transaction to keep: the database transaction goes whole.
+          unit.db = null;
+          await db.rollback();
+        }
       } catch (rollbackError) {
         unit.doomed = { error: rollbackError };
         throw translate(rollbackError);
@@ -250,9 +267,15 @@ export class PostgresStore implements Store {
           await this.units.run(unit, async () => {
             while (unit.beforeCommit.length > 0 && !unit.doomed) {
               const steps = unit.beforeCommit.splice(0);
-              await this.transaction(async (tx) => {
-                for (const step of steps) await step(tx);
-              });
+              await this.inTurn(unit, () =>
+                this.apply(
+                  unit,
+                  async (tx) => {
+                    for (const step of steps) await step(tx);
+                  },
+                  true,
+                ),
+              );
             }
           });
         } catch (error) {
@@ -343,20 +366,36 @@ export class PostgresStore implements Store {
    * count the lock twice and let the second caller in).
    */
   private async claim(name: string): Promise<ClaimRelease | undefined> {
-    if (this.heldClaims.has(name)) return undefined;
-    this.heldClaims.add(name);
+    return (await this.claimReading(name)).release;
+  }
+
+  /**
+   * {@link claim}, with the read of a record (`read`) sent right behind the lock on the same
+   * connection, in the same round trip: the server runs them in order, so the read sees what was
+   * committed once the claim was decided. A name this process already holds is refused here,
+   * before the database (which would count the lock twice and let the second caller in).
+   */
+  private async claimReading<T>(name: string, read?: { collection: string; id: string }): Promise<{ release: ClaimRelease | undefined; record: T | undefined }> {
+    const heldHere = this.heldClaims.has(name);
+    if (heldHere && !read) return { release: undefined, record: undefined };
+    if (!heldHere) this.heldClaims.add(name);
     const key = String(lockKey(CLAIMS, name));
     const reserving = (this.claimConnection ??= this.control.reserve());
     let conn: ReservedSql;
+    let record: T | undefined;
     try {
       conn = await reserving;
-      const [row] = await conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`;
-      if (!row?.ok) {
-        this.heldClaims.delete(name);
-        return undefined;
+      const [taken, rows] = await Promise.all([
+        heldHere ? false : conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`.then(([row]) => Boolean(row?.ok)),
+        read ? conn`SELECT record FROM agent_services_records WHERE collection = ${read.collection} AND id = ${read.id}` : undefined,
+      ]);
+      if (rows?.[0]) record = JSON.parse(rows[0].record as string) as T;
+      if (!taken) {
+        if (!heldHere) this.heldClaims.delete(name);
+        return { release: undefined, record };
       }
     } catch (error) {
-      this.heldClaims.delete(name);
+      if (!heldHere) this.heldClaims.delete(name);
       // The connection could not be had or broke (the database went away, and its claims with it):
       // the next claim reserves a new one instead of failing forever on this one.
       if (this.claimConnection === reserving) this.claimConnection = undefined;
@@ -364,7 +403,7 @@ export class PostgresStore implements Store {
       throw translate(error);
     }
     let released = false;
-    return async () => {
+    const release = async () => {
       if (released) return;
       released = true;
       await conn`SELECT pg_advisory_unlock(${key}::bigint)`.catch(() => undefined);
@@ -372,6 +411,7 @@ export class PostgresStore implements Store {
       // would count it as this session's second hold.
       this.heldClaims.delete(name);
     };
+    return { release, record };
   }
 
   /** Takes the named claim, polling (5 ms doubling to 100 ms) while another caller holds it. */

@@ -1,0 +1,123 @@
+// The event log kept in a store, over every store: numbering, delivery to listeners and append
+// hooks; on PostgreSQL also two processes (two stores on one database) appending at once.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppendedEvent, NewEvent, ServiceEvent } from '../../../src/core/ports/event-log.js';
+import type { Store } from '../../../src/core/ports/store.js';
+import { StoreEventLog } from '../../../src/providers/events/store-event-log.js';
+import { PostgresStore } from '../../../src/providers/store/postgres/postgres-store.js';
+import { SimClock } from '../../../src/sim/sim-clock.js';
+import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
+import { STORE_KINDS } from './store-kinds.js';
+
+/** The i-th event of a test. */
+function event(i: number): NewEvent {
+  return { type: 'agent.updated', agent_id: 'agt_test', data: { fields: [`f${i}`] } };
+}
+
+/** Which event a delivered or stored event is (its `f<i>` field). */
+function indexOf(delivered: Pick<ServiceEvent, 'data'>): number {
+  return Number(String((delivered.data.fields as string[])[0]).slice(1));
+}
+
+/** Collects what a log hands to its listeners; `reached(n)` resolves once n events arrived. */
+function listen(log: StoreEventLog) {
+  const seen: ServiceEvent[] = [];
+  let waiting: { count: number; resolve: () => void } | undefined;
+  log.subscribe((delivered) => {
+    seen.push(delivered);
+    if (waiting && seen.length >= waiting.count) waiting.resolve();
+  });
+  return {
+    seen,
+    reached: (count: number) => (seen.length >= count ? Promise.resolve() : new Promise<void>((resolve) => (waiting = { count, resolve }))),
+  };
+}
+
+describe.each(STORE_KINDS)('StoreEventLog over $name', (kind) => {
+  afterEach(() => kind.cleanup());
+
+  it('numbers the events of a unit in append order, delivers each once in order, and commits hook writes with them', async () => {
+    const store = await kind.create();
+    const log = new StoreEventLog(store, new SimClock());
+    const hooked: AppendedEvent[] = [];
+    log.onAppend(async (tx, appended) => {
+      hooked.push(appended);
+      await tx.insert('hooked', `h${indexOf(appended)}`, { at: appended.at });
+    });
+    const listener = listen(log);
+    await store.unit(async () => {
+      await store.transaction(async (tx) => {
+        await log.append(tx, event(1));
+        await log.append(tx, event(2));
+      });
+      await store.transaction((tx) => log.append(tx, event(3)));
+    });
+    await store.transaction(async (tx) => {
+      await log.append(tx, event(4));
+      await log.append(tx, event(5));
+    });
+    // A failed transaction's events are neither stored, numbered in the log, nor delivered.
+    await expect(
+      store.transaction(async (tx) => {
+        await log.append(tx, event(6));
+        throw new Error('402');
+      }),
+    ).rejects.toThrow('402');
+    await store.transaction((tx) => log.append(tx, event(7)));
+    await listener.reached(6);
+
+    const stored = await log.after(0, 100);
+    expect(stored.map(indexOf)).toEqual([1, 2, 3, 4, 5, 7]);
+    const seqs = stored.map((entry) => entry.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    if (kind.alone) expect(seqs).toEqual([1, 2, 3, 4, 5, 6]);
+    else expect(seqs.slice(0, 5)).toEqual([1, 2, 3, 4, 5]); // one commit's events follow on from each other
+    expect(listener.seen).toEqual(stored);
+    expect(await store.view.count('hooked')).toBe(6);
+    expect(hooked.map(indexOf)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // A shared store runs the hooks before the events are numbered.
+    if (!kind.alone) expect(hooked.some((appended) => 'seq' in appended)).toBe(false);
+  });
+});
+
+describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQL stores on one database (two processes)', () => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close?.();
+  });
+
+  it('hands every event of both to the listeners of each, once and in seq order, while both append at once', async () => {
+    const url = await freshDatabase();
+    const stores = [await PostgresStore.open(url, { maxConnections: 5 }), await PostgresStore.open(url, { maxConnections: 5 })];
+    opened.push(...stores);
+    const logs = stores.map((store) => new StoreEventLog(store, new SimClock()));
+    const listeners = logs.map(listen);
+    const perStore = 30;
+    await Promise.all(
+      stores.map(async (store, s) => {
+        const log = logs[s]!;
+        await Promise.all(
+          Array.from({ length: perStore / 2 }, (_, k) =>
+            store.unit(async () => {
+              // Two events of one commit, in two transactions of the unit.
+              await store.transaction((tx) => log.append(tx, event(s * 1000 + 2 * k)));
+              await store.transaction((tx) => log.append(tx, event(s * 1000 + 2 * k + 1)));
+            }),
+          ),
+        );
+      }),
+    );
+    await Promise.all(listeners.map((listener) => listener.reached(2 * perStore)));
+    const stored = await logs[0]!.after(0, 1000);
+    expect(stored).toHaveLength(2 * perStore);
+    const seqs = stored.map((entry) => entry.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    for (const listener of listeners) expect(listener.seen).toEqual(stored);
+    // A unit's two events are numbered one after the other.
+    for (let i = 0; i < stored.length; i += 2) {
+      expect(indexOf(stored[i + 1]!)).toBe(indexOf(stored[i]!) + 1);
+      expect(stored[i + 1]!.seq).toBe(stored[i]!.seq + 1);
+    }
+  });
+});
