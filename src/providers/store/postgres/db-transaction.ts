@@ -264,6 +264,21 @@ export class DbTransaction {
     else this.pending.push({ text: LOCK, params: [keys] });
   }
 
+  /**
+   * Takes the advisory lock of a record a previous run of this unit lost a race on (queued, as
+   * {@link lock}), so that the units that lost on it take turns instead of racing again. Unlike
+   * {@link lock} it leaves the record's writes under the version check: other writers of it need
+   * not take the lock.
+   */
+  contend(collection: string, id: string): void {
+    const key = lockKey(collection, id);
+    if (this.held.has(key)) return;
+    this.held.add(key);
+    const previous = this.pending.at(-1);
+    if (previous?.text === LOCK) (previous.params[0] as string[]).push(String(key));
+    else this.pending.push({ text: LOCK, params: [[String(key)]] });
+  }
+
   /** Opens a savepoint (queued); answers its name for {@link release} or {@link rollbackTo}. */
   savepoint(): string {
     const name = `s${++this.savepoints}`;

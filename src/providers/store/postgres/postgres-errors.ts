@@ -5,7 +5,10 @@ export const UNAVAILABLE_RETRY_AFTER_S = 2;
 
 /** A record changed (or went) after this transaction read it: the unit runs again from the start. */
 export class WriteConflict extends Error {
-  constructor(collection: string, id: string) {
+  constructor(
+    readonly collection: string,
+    readonly id: string,
+  ) {
     super(`${collection}/${id} was changed by another transaction after it was read`);
     this.name = 'WriteConflict';
   }

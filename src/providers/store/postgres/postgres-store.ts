@@ -7,7 +7,7 @@ import { PostgresBlobStore } from '../../blobs/postgres-blob-store.js';
 import { runOutside } from '../run-outside.js';
 import { UnitAdmission } from '../unit-admission.js';
 import { DbTransaction, lockKey } from './db-transaction.js';
-import { isRetryable, isUnreachable, translate } from './postgres-errors.js';
+import { WriteConflict, isRetryable, isUnreachable, translate } from './postgres-errors.js';
 import { PostgresRuntimeState } from './postgres-runtime-state.js';
 import { migrate, SCHEMA_VERSION, schemaVersion, SchemaTooNewError } from './postgres-schema.js';
 import { exportWorld, importWorld } from './postgres-snapshot.js';
@@ -43,6 +43,8 @@ interface Unit {
   /** Work to run as the unit's last transactions, just before its COMMIT. */
   beforeCommit: Array<(tx: StoreTransaction) => Promise<void>>;
   outside: Array<() => Promise<unknown>>;
+  /** Records earlier runs of this unit lost a race on (see {@link DbTransaction.contend}). */
+  contended: ReadonlyArray<{ collection: string; id: string }>;
 }
 
 function delay(ms: number): Promise<void> {
@@ -166,6 +168,13 @@ export class PostgresStore implements Store {
     return this.inTurn(unit, () => this.apply(unit, fn));
   }
 
+  /** Begins the unit's database transaction, first taking the turn on each record an earlier run lost a race on. */
+  private async begin(unit: Unit): Promise<DbTransaction> {
+    const db = await DbTransaction.begin(this.sql, this.sequences);
+    for (const { collection, id } of unit.contended) db.contend(collection, id);
+    return db;
+  }
+
   /**
    * Runs `fn` in the unit's database transaction. A savepoint is opened only where a failure of
    * `fn` must be undone alone: not for the unit's first transaction (its failure rolls the
@@ -177,7 +186,7 @@ export class PostgresStore implements Store {
     if (unit.doomed) throw unit.doomed.error;
     this.assertOpen();
     try {
-      unit.db ??= await DbTransaction.begin(this.sql, this.sequences);
+      unit.db ??= await this.begin(unit);
     } catch (error) {
       unit.doomed = { error };
       throw translate(error);
@@ -248,8 +257,10 @@ export class PostgresStore implements Store {
     const entered = this.admission.enterUnit();
     if (entered) await entered;
     try {
+      // Records a run of this unit lost a race on: the next runs take their turn on them first.
+      const contended: Array<{ collection: string; id: string }> = [];
       for (let attempt = 1; ; attempt++) {
-        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], beforeCommit: [], outside: [] };
+        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], beforeCommit: [], outside: [], contended };
         let outcome: { ok: true; value: T } | { ok: false; error: unknown };
         try {
           const value = await this.units.run(unit, async () => {
@@ -292,6 +303,9 @@ export class PostgresStore implements Store {
           if (!failure) unit.db = null; // commit() gave the connection back
           await unit.db?.rollback();
           if (isRetryable(error) && attempt < MAX_ATTEMPTS) {
+            if (error instanceof WriteConflict && !contended.some((record) => record.collection === error.collection && record.id === error.id)) {
+              contended.push({ collection: error.collection, id: error.id });
+            }
             await delay(Math.random() * 5 * attempt);
             continue;
           }
