@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import type { Store } from '../../../core/ports/store.js';
+import type { Store, StoreTransaction } from '../../../core/ports/store.js';
 import type { HdCustodyKeys } from '../../custody/hd-custody-keys.js';
 import type { EvmNetwork } from './evm-network.js';
 import { allocateNonce } from './evm-rails.js';
@@ -69,17 +69,32 @@ export class EvmSweeper {
       const amount = sweep.asset === 'eth' ? BigInt(sweep.amount) - network.gasCost('eth') : BigInt(sweep.amount);
       if (amount <= 0n || (sweep.asset === 'usdc' && (await network.ethBalance(agent.address)) < network.gasCost('usdc'))) return;
       const signed = await network.sign(await network.nonceOf(agent.address), sweep.asset, network.hotAddress, amount, agent);
-      await this.store.transaction((tx) => tx.update(SWEEPS, sweep.key, { ...sweep, stage: 'sent', raw: signed.raw, hash: signed.hash }));
-      await network.broadcast(signed.raw).catch(() => undefined);
+      const stored = await this.store.transaction(async (tx) => {
+        if (!(await this.unchanged(tx, sweep))) return false;
+        await tx.update(SWEEPS, sweep.key, { ...sweep, stage: 'sent', raw: signed.raw, hash: signed.hash });
+        return true;
+      });
+      if (stored) await network.broadcast(signed.raw).catch(() => undefined);
       return;
     }
     // usdc: the hot wallet sends the agent's address its gas first.
     let gas: { raw: Hex; hash: Hex } | undefined;
     await this.store.transaction(async (tx) => {
+      if (!(await this.unchanged(tx, sweep))) return;
       const nonce = await allocateNonce(tx, network);
       gas = await network.sign(nonce, 'eth', agent.address, network.gasCost('usdc'));
       await tx.update(SWEEPS, sweep.key, { ...sweep, stage: 'gas', gas_hash: gas.hash, gas_raw: gas.raw });
     });
-    await network.broadcast(gas!.raw).catch(() => undefined);
+    if (gas) await network.broadcast(gas.raw).catch(() => undefined);
+  }
+
+  /**
+   * Whether the sweep is still at the stage `sweep` was read at, read again in `tx`: another
+   * poller of the same world (another process) may have moved it on meanwhile, and only one of
+   * them may sign its next step (on a shared store the read also makes a concurrent step a
+   * conflict, so the loser runs again and finds it moved).
+   */
+  private async unchanged(tx: StoreTransaction, sweep: SweepRecord): Promise<boolean> {
+    return (await tx.get<SweepRecord>(SWEEPS, sweep.key))?.stage === sweep.stage;
   }
 }
