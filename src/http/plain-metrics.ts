@@ -170,8 +170,13 @@ export class PlainCounter<L extends string> {
     name: string,
     help: string,
     private readonly labelNames: readonly L[],
+    /** Called before the counts are read (whoever feeds the counter in groups counts what waits). */
+    before: () => void = () => {},
   ) {
-    const values = (): MetricValues['values'] => [...this.counts.values()].map(({ labels, value }) => ({ labels, value, metricName: name }));
+    const values = (): MetricValues['values'] => {
+      before();
+      return [...this.counts.values()].map(({ labels, value }) => ({ labels, value, metricName: name }));
+    };
     registry.registerMetric({ name, help, type: 'counter', aggregator: 'sum', get: async (): Promise<MetricValues> => ({ name, help, type: 'counter', aggregator: 'sum', values: values() }) } as never);
   }
 
