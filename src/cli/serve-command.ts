@@ -75,7 +75,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       code = 1;
       log.logger.error({ error: (error as Error)?.message ?? String(error) }, 'the stop failed');
     }
-    log.flush();
+    // Every line logged so far, request lines included, is written before the process ends.
+    await log.close();
     process.exit(code);
   };
   // Before the first line is printed: whoever reads "listening on" may signal at once, and a

@@ -6,6 +6,9 @@ import type { Runtime } from '../runtime/create-runtime.js';
 import { PlainCounter, PlainHistogram, RequestMetrics } from './plain-metrics.js';
 import type { CompletedRequest, RequestSink } from './request-telemetry.js';
 
+/** Events kept before they are counted, when no scrape counts them first. */
+const WAITING_EVENTS = 256;
+
 /** Latency buckets of requests and store transactions, in seconds: 0.5 ms to 10 s. */
 const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -21,7 +24,8 @@ const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  *   (mail waiting for an attempt) and `agent_services_webhook_deliveries_pending` (deliveries
  *   waiting for a retry), read from the store when scraped;
  * - `agent_services_sandbox_runs_total{runtime,exit}`, `agent_services_browser_sessions_open`,
- *   `agent_services_transfers_total{rail,status}`, from the event log as changes commit;
+ *   `agent_services_transfers_total{rail,status}`, from the event log as changes commit (counted in
+ *   groups, and before every read);
  * - `agent_services_store_commit_seconds`: each store transaction until it is durable;
  * - prom-client's process and Node.js metrics (`process_cpu_seconds_total`,
  *   `nodejs_eventloop_lag_seconds`, heap, handles...).
@@ -35,6 +39,8 @@ export class ServiceMetrics {
   /** Rail and direction of history records still pending, by agent and transaction id (their settling event repeats neither). */
   private readonly pendingRails = new Map<string, { rail: string; direction: string }>();
   private unsubscribe: (() => void) | undefined;
+  /** Events committed and not yet counted: counted in groups, like requests, and before any read. */
+  private events: ServiceEvent[] = [];
 
   constructor(runtime: Runtime) {
     const registers = [this.registry];
@@ -75,17 +81,21 @@ export class ServiceMetrics {
         this.set((await jobs()).byType[DELIVERY_JOB.type] ?? 0);
       },
     });
-    this.runs = new PlainCounter(this.registry, 'agent_services_sandbox_runs_total', 'Compute runs finished, by runtime and exit code', ['runtime', 'exit']);
-    this.sessions = new Gauge({ name: 'agent_services_browser_sessions_open', help: 'Browser sessions open in this process', registers });
+    const settle = () => this.countEvents();
+    this.runs = new PlainCounter(this.registry, 'agent_services_sandbox_runs_total', 'Compute runs finished, by runtime and exit code', ['runtime', 'exit'], settle);
+    this.sessions = new Gauge({ name: 'agent_services_browser_sessions_open', help: 'Browser sessions open in this process', registers, collect: settle });
     this.transfers = new PlainCounter(
       this.registry,
       'agent_services_transfers_total',
       'Wallet history records reaching a status (pending, confirmed, failed), by rail (a chain, a bank scheme: iban or aba, or internal: book transfers, card charges, funding) and direction (a book transfer is one of each)',
       ['rail', 'direction', 'status'],
+      settle,
     );
     const commits = new PlainHistogram(this.registry, 'agent_services_store_commit_seconds', 'Time of each store transaction from its start until it is durable (its commit included)', SECONDS_BUCKETS);
     runtime.observeTransactions((ms) => commits.observe(ms / 1000));
-    this.unsubscribe = runtime.sim.subscribe((event) => this.onEvent(event));
+    this.unsubscribe = runtime.sim.subscribe((event) => {
+      if (this.events.push(event) >= WAITING_EVENTS) this.countEvents();
+    });
   }
 
   /** The request sink that counts and times every answered request. */
@@ -96,10 +106,18 @@ export class ServiceMetrics {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 
-  /** Stops following the event log. */
+  /** Stops following the event log (what it has seen stays counted). */
   close(): void {
+    this.countEvents();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+  }
+
+  /** Counts the events waiting, in the order they were committed. */
+  private countEvents(): void {
+    const events = this.events;
+    this.events = [];
+    for (const event of events) this.onEvent(event);
   }
 
   private onEvent(event: ServiceEvent): void {

@@ -65,8 +65,14 @@ describe.concurrent('agent-services serve as a live service', { timeout: CLI_TES
       expect(read.status).toBe(200);
       expect(await read.json()).toMatchObject({ content: Buffer.from(content).toString('base64') });
     }
+    // A burst answered just before the signal: its request lines are still waiting to be written
+    // in groups when the stop begins, and the stop writes every one before the process exits.
+    const burst = Array.from({ length: 300 }, (_, i) => `burst-${i}`);
+    for (const answer of await Promise.all(burst.map((id) => fetch(`${second.url}/healthz`, { headers: { 'x-request-id': id } })))) expect(answer.status).toBe(200);
     second.child.kill('SIGINT');
     expect(await second.closed).toBe(0);
+    const logged = new Set(jsonLines(second.stdout()).map((line) => line.req_id));
+    expect(burst.filter((id) => !logged.has(id))).toEqual([]);
   });
 
   it('serves what a config file sets, an AGENT_SERVICES_ variable overriding it, and never prints the token', async (t) => {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,13 +22,12 @@ export interface BubblewrapOptions {
   bash?: string;
 }
 
+/** A `bwrap` command that runs `true` in every namespace a run gets: it succeeds when runs can start. */
+const PROBE_ARGS = ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '--', '/usr/bin/true'];
+
 /** Whether `bwrap` runs here with unprivileged namespaces; the reason when it does not. */
 export function bubblewrapUnavailable(bwrap = 'bwrap'): string | undefined {
-  const probe = spawnSync(
-    bwrap,
-    ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '--', '/usr/bin/true'],
-    { timeout: 20_000, stdio: 'pipe' },
-  );
+  const probe = spawnSync(bwrap, PROBE_ARGS, { timeout: 20_000, stdio: 'pipe' });
   if (probe.error) return `${bwrap}: ${probe.error.message}`;
   if (probe.status !== 0) return `${bwrap} cannot create namespaces here: ${probe.stderr.toString().trim()}`;
   return undefined;
@@ -50,6 +49,17 @@ export class BubblewrapSandbox implements Sandbox {
 
   constructor(private readonly options: BubblewrapOptions = {}) {
     this.size = options.size ?? availableParallelism();
+  }
+
+  /**
+   * The readiness probe (`GET /readyz`): `bwrap` still starts an empty run in fresh namespaces
+   * (a package upgrade or a changed sysctl can take that away from a running service).
+   * @throws Error when it does not, or when `signal` aborts first
+   */
+  ready(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      execFile(this.options.bwrap ?? 'bwrap', PROBE_ARGS, { signal }, (error, _stdout, stderr) => (error ? reject(new Error(`bwrap: ${String(stderr).trim() || error.message}`)) : resolve()));
+    });
   }
 
   async run(request: SandboxRequest): Promise<SandboxResult> {

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { browserConfig, BrowserConfig } from '../../core/browser/browser-config.js';
 import { browserHandlers } from '../../core/browser/browser.handlers.js';
 import { BrowserSessions, IDLE_JOB } from '../../core/browser/browser.service.js';
@@ -26,6 +27,8 @@ class LazyBrowser implements Browser {
   constructor(
     readonly kind: Browser['kind'],
     private readonly load: () => Promise<Browser>,
+    /** The Chromium binary, for the readiness probe; none for the simulated browser (it cannot be down). */
+    readonly ready?: (signal: AbortSignal) => Promise<void>,
   ) {}
 
   async launch(request: BrowserLaunchRequest): Promise<BrowserInstance> {
@@ -50,11 +53,27 @@ export function chooseBrowser(options: RuntimeOptions, http: () => HttpClient): 
   const chromium = findChromium(path);
   if (choice === 'chromium' && !chromium) throw new Error(path ? `no executable Chromium at ${path}` : 'no Chromium found (install chromium, or pass --chromium PATH)');
   if (choice === 'chromium' || (choice === 'auto' && chromium)) {
-    return new LazyBrowser('chromium', async () => new (await import('../../providers/browser/chromium-browser.js')).ChromiumBrowser({ executablePath: chromium! }));
+    return new LazyBrowser(
+      'chromium',
+      async () => new (await import('../../providers/browser/chromium-browser.js')).ChromiumBrowser({ executablePath: chromium! }),
+      (signal) => chromiumAnswers(chromium!, signal),
+    );
   }
   return new LazyBrowser('simulated', async () => {
     const [{ SimulatedBrowser }, { pageLoader }] = await Promise.all([import('../../providers/browser/sim-browser.js'), import('../../providers/browser/page-loaders.js')]);
     return new SimulatedBrowser(pageLoader({ http: http(), timeoutMs: options.browser?.navigationTimeoutMs ?? 30_000 }));
+  });
+}
+
+/**
+ * The readiness probe of Chromium (`GET /readyz`): the binary is still there and prints its
+ * version (a package upgrade or removal under a running service shows here, before a session
+ * fails to start). Cheap: no browser starts.
+ * @throws Error when it does not, or when `signal` aborts first
+ */
+function chromiumAnswers(executable: string, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(executable, ['--version'], { signal }, (error) => (error ? reject(new Error(`${executable} --version: ${error.message}`)) : resolve()));
   });
 }
 
