@@ -71,7 +71,8 @@ export function postfixInstanceUnavailable(daemonDir: string): string | null {
   return null;
 }
 
-function freePort(): Promise<number> {
+/** A free loopback port (listened on and released). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

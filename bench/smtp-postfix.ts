@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { tlsComparison } from './smtp-tls.js';
-import { postfixInstanceUnavailable, startPostfixInstance, type PostfixInstance } from './postfix-instance.js';
+import { freePort, postfixInstanceUnavailable, startPostfixInstance, type PostfixInstance } from './postfix-instance.js';
 
 /**
  * Where Postfix's tools are: /usr/sbin, or `SMTP_POSTFIX_DIR` (e.g. the usr/sbin of a package
@@ -161,18 +161,6 @@ function cpuOf(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => {
     child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
     child.send('cpu');
-  });
-}
-
-/** A free loopback port (listened on and released). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
   });
 }
 
