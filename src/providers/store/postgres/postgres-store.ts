@@ -1,12 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import postgres, { type ReservedSql, type Sql } from 'postgres';
-import { CLOCK_CHANGED, type ClaimRelease, type SharedStore, type Store, type StoreSnapshot, type StoreTransaction, type StoreView } from '../../../core/ports/store.js';
+import postgres, { type Sql } from 'postgres';
+import { CLOCK_CHANGED, type SharedStore, type Store, type StoreSnapshot, type StoreTransaction, type StoreView } from '../../../core/ports/store.js';
 import type { BlobStore } from '../../../core/ports/blob-store.js';
 import { PostgresBlobStore } from '../../blobs/postgres-blob-store.js';
 import { runOutside } from '../run-outside.js';
 import { UnitAdmission } from '../unit-admission.js';
-import { DbTransaction, lockKey } from './db-transaction.js';
+import { DbTransaction } from './db-transaction.js';
+import { PostgresClaims } from './postgres-claims.js';
 import { WriteConflict, isRetryable, isUnreachable, translate } from './postgres-errors.js';
 import { PostgresRuntimeState } from './postgres-runtime-state.js';
 import { migrate, SCHEMA_VERSION, schemaVersion, SchemaTooNewError } from './postgres-schema.js';
@@ -17,8 +18,6 @@ import { Sequences } from './sequences.js';
 const CHANNEL = 'agent_services';
 /** How often a unit runs again after a conflict before its failure is answered. */
 const MAX_ATTEMPTS = 8;
-/** Advisory-lock namespace of claims. */
-const CLAIMS = 'agent_services_claims';
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions {
@@ -69,9 +68,7 @@ export class PostgresStore implements Store {
   private readonly processId = randomUUID();
   private readonly sequences: Sequences;
   private readonly onError: (error: unknown) => void;
-  private claimConnection: Promise<ReservedSql> | undefined;
-  /** Names of the claims this process holds: a session advisory lock is re-entrant, a claim is not. */
-  private readonly heldClaims = new Set<string>();
+  private readonly claims: PostgresClaims;
   private unlisten: (() => Promise<void>) | undefined;
   private closed = false;
   readonly runtimeState: PostgresRuntimeState;
@@ -83,6 +80,7 @@ export class PostgresStore implements Store {
     options: PostgresStoreOptions,
   ) {
     this.sequences = new Sequences(control);
+    this.claims = new PostgresClaims(control, () => this.assertOpen());
     this.onError = options.onError ?? ((error) => process.stderr.write(`store: after-commit callback failed: ${(error as Error)?.stack ?? String(error)}\n`));
     this.runtimeState = new PostgresRuntimeState(control, () => this.announce(new Set([CLOCK_CHANGED])));
   }
@@ -125,9 +123,9 @@ export class PostgresStore implements Store {
   }
 
   readonly shared: SharedStore = {
-    claim: (name) => this.claim(name),
-    awaitClaim: (name) => this.awaitClaim(name),
-    claimReading: (name, collection, id) => this.claimReading(name, { collection, id }),
+    claim: (name) => this.claims.claim(name),
+    awaitClaim: (name) => this.claims.awaitClaim(name),
+    claimReading: (name, collection, id) => this.claims.claimReading(name, { collection, id }),
     onRemoteCommit: (listener) => void this.remoteListeners.push(listener),
     savedClock: () => this.runtimeState.savedClock(),
   };
@@ -374,70 +372,6 @@ export class PostgresStore implements Store {
     await this.announce(new Set(Object.keys(snapshot.collections)));
   }
 
-  /**
-   * Takes a session advisory lock on the claims connection: held until released or the process
-   * dies. A name this process already holds is refused here, before the database (which would
-   * count the lock twice and let the second caller in).
-   */
-  private async claim(name: string): Promise<ClaimRelease | undefined> {
-    return (await this.claimReading(name)).release;
-  }
-
-  /**
-   * {@link claim}, with the read of a record (`read`) sent right behind the lock on the same
-   * connection, in the same round trip: the server runs them in order, so the read sees what was
-   * committed once the claim was decided. A name this process already holds is refused here,
-   * before the database (which would count the lock twice and let the second caller in).
-   */
-  private async claimReading<T>(name: string, read?: { collection: string; id: string }): Promise<{ release: ClaimRelease | undefined; record: T | undefined }> {
-    const heldHere = this.heldClaims.has(name);
-    if (heldHere && !read) return { release: undefined, record: undefined };
-    if (!heldHere) this.heldClaims.add(name);
-    const key = String(lockKey(CLAIMS, name));
-    const reserving = (this.claimConnection ??= this.control.reserve());
-    let conn: ReservedSql;
-    let record: T | undefined;
-    try {
-      conn = await reserving;
-      const [taken, rows] = await Promise.all([
-        heldHere ? false : conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`.then(([row]) => Boolean(row?.ok)),
-        read ? conn`SELECT record FROM agent_services_records WHERE collection = ${read.collection} AND id = ${read.id}` : undefined,
-      ]);
-      if (rows?.[0]) record = JSON.parse(rows[0].record as string) as T;
-      if (!taken) {
-        if (!heldHere) this.heldClaims.delete(name);
-        return { release: undefined, record };
-      }
-    } catch (error) {
-      if (!heldHere) this.heldClaims.delete(name);
-      // The connection could not be had or broke (the database went away, and its claims with it):
-      // the next claim reserves a new one instead of failing forever on this one.
-      if (this.claimConnection === reserving) this.claimConnection = undefined;
-      void reserving.then((broken) => broken.release()).catch(() => undefined);
-      throw translate(error);
-    }
-    let released = false;
-    const release = async () => {
-      if (released) return;
-      released = true;
-      await conn`SELECT pg_advisory_unlock(${key}::bigint)`.catch(() => undefined);
-      // Only now may a caller of this process take it again: before the unlock, the database
-      // would count it as this session's second hold.
-      this.heldClaims.delete(name);
-    };
-    return { release, record };
-  }
-
-  /** Takes the named claim, polling (5 ms doubling to 100 ms) while another caller holds it. */
-  private async awaitClaim(name: string): Promise<ClaimRelease> {
-    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-      this.assertOpen();
-      const release = await this.claim(name);
-      if (release) return release;
-      await delay(wait);
-    }
-  }
-
   private payloadOf(collections: ReadonlySet<string>): string {
     const text = `${this.processId}|${[...collections].join(',')}`;
     // NOTIFY payloads stay under 8000 bytes; a commit of that many collections says "everything".
@@ -465,7 +399,7 @@ export class PostgresStore implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.unlisten?.().catch(() => undefined);
-    if (this.claimConnection) (await this.claimConnection.catch(() => undefined))?.release();
+    await this.claims.close();
     await Promise.allSettled([this.sql.end({ timeout: 5 }), this.control.end({ timeout: 5 })]);
   }
 }
