@@ -158,12 +158,21 @@ export class PlainHistogram {
   }
 }
 
+/** One series of a {@link PlainCounter}: its labels and its count. */
+interface CounterSeries<L extends string> {
+  labels: Record<L, string>;
+  value: number;
+}
+
 /**
- * A counter with labels kept in a map of plain numbers, handed to prom-client's registry when
- * scraped (as {@link RequestMetrics}): an increment costs a map lookup, not label hashing.
+ * A counter with labels kept in plain numbers, handed to prom-client's registry when scraped (as
+ * {@link RequestMetrics}): an increment walks one map per label, by the label values as given, so
+ * it makes no key and no labels object (only a new series does).
  */
 export class PlainCounter<L extends string> {
-  private readonly counts = new Map<string, { labels: Record<L, string>; value: number }>();
+  /** Maps nested one level per label name; the last level holds the series. */
+  private readonly root = new Map<string, unknown>();
+  private readonly series: Array<CounterSeries<L>> = [];
 
   constructor(
     registry: Registry,
@@ -175,16 +184,29 @@ export class PlainCounter<L extends string> {
   ) {
     const values = (): MetricValues['values'] => {
       before();
-      return [...this.counts.values()].map(({ labels, value }) => ({ labels, value, metricName: name }));
+      return this.series.map(({ labels, value }) => ({ labels, value, metricName: name }));
     };
     registry.registerMetric({ name, help, type: 'counter', aggregator: 'sum', get: async (): Promise<MetricValues> => ({ name, help, type: 'counter', aggregator: 'sum', values: values() }) } as never);
   }
 
-  /** Adds one to the series of these label values. */
-  inc(labels: Record<L, string>): void {
-    const key = this.labelNames.map((name) => labels[name]).join('\u0000');
-    const entry = this.counts.get(key);
-    if (entry) entry.value++;
-    else this.counts.set(key, { labels: { ...labels }, value: 1 });
+  /** Adds one to the series of these label values, given in the order of the label names. */
+  inc(...values: string[]): void {
+    const last = this.labelNames.length - 1;
+    let level = this.root;
+    for (let index = 0; index < last; index++) {
+      let next = level.get(values[index]!) as Map<string, unknown> | undefined;
+      if (!next) level.set(values[index]!, (next = new Map()));
+      level = next;
+    }
+    const found = level.get(values[last]!) as CounterSeries<L> | undefined;
+    if (found) {
+      found.value++;
+      return;
+    }
+    const labels = {} as Record<L, string>;
+    this.labelNames.forEach((labelName, index) => (labels[labelName] = values[index]!));
+    const series = { labels, value: 1 };
+    level.set(values[last]!, series);
+    this.series.push(series);
   }
 }

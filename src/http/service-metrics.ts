@@ -122,18 +122,19 @@ export class ServiceMetrics {
 
   private onEvent(event: ServiceEvent): void {
     const data = event.data as Record<string, unknown>;
-    if (event.type === 'compute.run.completed') this.runs.inc({ runtime: String(data.runtime), exit: String(data.exit_code) });
+    if (event.type === 'compute.run.completed') this.runs.inc(String(data.runtime), String(data.exit_code));
     else if (event.type === 'browser.session.created') this.sessions.inc();
     else if (event.type === 'browser.session.terminated') this.sessions.dec();
     else if (event.type === 'wallet.transaction.created') {
-      const labels = { rail: railOf(data), direction: String(data.direction) };
-      this.transfers.inc({ ...labels, status: String(data.status) });
-      if (data.status === 'pending') this.pendingRails.set(`${event.agent_id} ${String(data.transaction_id)}`, labels);
+      const rail = railOf(data);
+      const direction = String(data.direction);
+      this.transfers.inc(rail, direction, String(data.status));
+      if (data.status === 'pending') this.pendingRails.set(`${event.agent_id} ${String(data.transaction_id)}`, { rail, direction });
     } else if (event.type === 'wallet.transaction.updated') {
       const key = `${event.agent_id} ${String(data.transaction_id)}`;
       // A record that was pending before this process started: its rail is not known here.
       const labels = this.pendingRails.get(key) ?? { rail: 'unknown', direction: 'unknown' };
-      this.transfers.inc({ ...labels, status: String(data.status) });
+      this.transfers.inc(labels.rail, labels.direction, String(data.status));
       this.pendingRails.delete(key);
     }
   }
