@@ -69,6 +69,7 @@ export abstract class SmtpConnection {
     protected readonly context: SessionContext,
     private readonly onClose: (session: SmtpConnection) => void,
   ) {
+    // Nagle's algorithm off (a no-op when the server already turned it off at the accept).
     socket.setNoDelay(true);
     this.listen(socket);
     socket.write(context.replies.greeting);
