@@ -27,14 +27,28 @@ export class AnswerMemo<T> {
    * The result for `key`: the kept one while it stands, else `compute(ask)` (kept when it may be).
    * `ask` is the lookup the computation uses (the message's own, with its deadline).
    */
-  async get(key: string, ask: (name: string, type: string) => Promise<unknown>, compute: (ask: (name: string, type: string) => Promise<unknown>) => Promise<T>): Promise<T> {
+  get(key: string, ask: (name: string, type: string) => Promise<unknown>, compute: (ask: (name: string, type: string) => Promise<unknown>) => Promise<T>): Promise<T> {
+    const kept = this.kept(key);
+    return kept === undefined ? this.computed(key, ask, compute) : Promise.resolve(kept);
+  }
+
+  /** The kept result for `key` while it stands, else undefined (found without a promise). */
+  kept(key: string): T | undefined {
+    const kept = this.entries.get(key);
+    if (kept === undefined) return undefined;
+    const reused = this.resolver.reused!;
+    for (const read of kept.reads) {
+      if (reused(read.name, read.type) !== read.answer) {
+        this.entries.delete(key);
+        return undefined;
+      }
+    }
+    return kept.value;
+  }
+
+  private async computed(key: string, ask: (name: string, type: string) => Promise<unknown>, compute: (ask: (name: string, type: string) => Promise<unknown>) => Promise<T>): Promise<T> {
     const reused = this.resolver.reused;
     if (!reused) return compute(ask);
-    const kept = this.entries.get(key);
-    if (kept) {
-      if (kept.reads.every((read) => reused(read.name, read.type) === read.answer)) return kept.value;
-      this.entries.delete(key);
-    }
     const reads: Read[] = [];
     let open = 0;
     let reusable = true;

@@ -108,10 +108,16 @@ export class MailAuthenticator {
     // SPF and DKIM wait on DNS independently; DMARC needs both. DKIM is verified strictly: a body
     // that no longer matches its hash reads fail (RFC 6376 §6.1.3, RFC 8601), not mailauth's
     // lenient neutral, and rsa-sha1 (RFC 8301) or a malformed signature never passes.
-    const [dkim, spf] = await Promise.all([
-      authors ? { ...authors, results: [] } : dkimVerify(raw, { resolver: resolver as never, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) }),
-      this.spf.get(JSON.stringify([facts.ip, helo, facts.sender]), resolver, (ask) => this.checkSpf(facts.ip, helo, facts.sender, ask)),
-    ]);
+    const spfKey = JSON.stringify([facts.ip, helo, facts.sender]);
+    // Unsigned mail whose SPF result stands waits for nothing.
+    const keptSpf = authors ? this.spf.kept(spfKey) : undefined;
+    const [dkim, spf] =
+      authors && keptSpf
+        ? [{ ...authors, results: [] }, keptSpf]
+        : await Promise.all([
+            authors ? { ...authors, results: [] } : dkimVerify(raw, { resolver: resolver as never, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) }),
+            this.spf.get(spfKey, resolver, (ask) => this.checkSpf(facts.ip, helo, facts.sender, ask)),
+          ]);
     const signatures = dkim.results.filter((row) => row.signingDomain);
     const inputs: DmarcInputs = {
       headerFrom: dkim.headerFrom,
@@ -126,7 +132,8 @@ export class MailAuthenticator {
           ...(row.status.underSized !== undefined ? { underSized: row.status.underSized } : {}),
         })),
     };
-    const dmarc = await this.dmarc.get(JSON.stringify(inputs), resolver, (ask) => dmarcOutcome(inputs, ask));
+    const dmarcKey = JSON.stringify(inputs);
+    const dmarc = this.dmarc.kept(dmarcKey) ?? (await this.dmarc.get(dmarcKey, resolver, (ask) => dmarcOutcome(inputs, ask)));
     const verdict: MessageAuthentication = {
       spf: spf.outcome.result,
       dkim: signatures.map((row) => ({ domain: String(row.signingDomain).toLowerCase(), selector: String(row.selector ?? ''), result: resultOf(row.status.result) })),
