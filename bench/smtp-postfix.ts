@@ -288,8 +288,10 @@ async function postfixWithTls(): Promise<PostfixInstance | null> {
 
 /** The smtp-source part: each receiver against smtp-sink, rounds interleaved. */
 async function smtpSourceRows(targets: Partial<Record<Role, Target>>, roles: Role[], sinkPort: number, sessionCounts: number[], messages: number, rounds: number, workUs: number): Promise<void> {
-  // Warm-up: the JIT and mailparser's first load are not what is measured.
-  for (const role of roles) await smtpSource(targets[role]!.port, 4, 600);
+  // Warm-up: the JIT and mailparser's first load are not what is measured. V8 was still
+  // optimizing the listener's code after 600 messages (a few hundred compilations during the next
+  // 20,000), which the first rows (one session) paid; after a run's worth it has settled.
+  for (const role of roles) await smtpSource(targets[role]!.port, 16, Math.max(600, messages));
   for (const sessions of sessionCounts) {
     const sinkRates: number[] = [];
     const runs: Record<Role, Array<{ rate: number; cpu: number }>> = { floor: [], busy: [], listener: [], baseline: [] };

@@ -1,3 +1,5 @@
+import { isAscii } from 'node:buffer';
+
 /** Past this the header block goes the streaming way, where mailsplit enforces its size limit. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -17,9 +19,12 @@ export function headerEnd(raw: Buffer): number {
  * line breaks as "\n".
  */
 export function undecodedBody(raw: Buffer, end: number): string {
+  const body = raw.subarray(end);
+  // ASCII reads the same in UTF-8 and in latin1, whose decoding is a copy.
+  const text = isAscii(body) ? body.toString('latin1') : body.toString();
   // split and join build one flat string; replaceAll builds a tree of concatenations that V8
   // flattens later by copying (a 2 KB body: 2.1 against 4.7 KB held until then; no slower).
-  return raw.subarray(end).toString().split('\r\n').join('\n');
+  return text.split('\r\n').join('\n');
 }
 
 /**

@@ -6,7 +6,15 @@ import { performance } from 'node:perf_hooks';
  * How mailauth asks DNS: a name and a record type, answered as Node's `dns.resolve` answers; with
  * `deadlineMs` (a `performance.now()` time) the caller waits no longer than that.
  */
-export type DnsResolver = (name: string, type: string, deadlineMs?: number) => Promise<unknown>;
+export interface DnsResolver {
+  (name: string, type: string, deadlineMs?: number): Promise<unknown>;
+  /**
+   * The answer the next lookup of this question would be given from the cache (records, or that
+   * there are none), as a token that stays the same object while that answer is reused; undefined
+   * when the next lookup would ask the server (nothing cached, expired, in flight, or not a cache).
+   */
+  reused?(name: string, type: string): object | undefined;
+}
 
 /** Where and how long to ask. */
 export interface DnsResolverOptions {
@@ -23,7 +31,7 @@ export const DNS_CACHE_SECONDS = 30;
 /** Most answers kept; the oldest goes first. */
 const CACHE_ENTRIES = 10_000;
 /** Failures that are answers (no such name, no such record) and may be reused like records. */
-const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA']);
+export const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA']);
 
 /** Default limit of one lookup (DECISIONS.md: a lookup over 5 s is temperror). */
 export const DNS_TIMEOUT_MS = 5000;
@@ -62,8 +70,9 @@ export function dnsResolver(options: DnsResolverOptions = {}): DnsResolver {
   const keepMs = (options.cacheSeconds ?? DNS_CACHE_SECONDS) * 1000;
   if (keepMs <= 0) return (name, type, deadlineMs) => bounded(query(name, type), name, type, timeoutMs, deadlineMs);
   const cache = new Map<string, { expiresMs: number; answer: Promise<unknown>; settled: boolean }>();
-  return (name, type, deadlineMs) => {
-    const key = `${type} ${name.toLowerCase()}`;
+  const keyOf = (name: string, type: string) => `${type} ${name.toLowerCase()}`;
+  const resolve: DnsResolver = (name, type, deadlineMs) => {
+    const key = keyOf(name, type);
     const nowMs = performance.now();
     const hit = cache.get(key);
     if (hit && hit.expiresMs > nowMs) return hit.settled ? hit.answer : bounded(hit.answer, name, type, timeoutMs, deadlineMs);
@@ -80,6 +89,12 @@ export function dnsResolver(options: DnsResolverOptions = {}): DnsResolver {
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     return bounded(entry.answer, name, type, timeoutMs, deadlineMs);
   };
+  // A settled entry still in the cache holds records or "no such record": other failures leave it.
+  resolve.reused = (name, type) => {
+    const entry = cache.get(keyOf(name, type));
+    return entry?.settled && entry.expiresMs > performance.now() ? entry : undefined;
+  };
+  return resolve;
 }
 
 /** The error of a lookup that took too long, as c-ares names it. */

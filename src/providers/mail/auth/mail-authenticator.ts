@@ -9,7 +9,8 @@ import { DNS_TIMEOUT_MS, type DnsResolver } from './dns-resolver.js';
 import { performance } from 'node:perf_hooks';
 import { unsignedAuthors } from './unsigned-authors.js';
 import { formatAuthHeaderRow } from 'mailauth/lib/tools.js';
-import { checkSpf } from './spf-check.js';
+import { checkSpf, type SpfOutcome } from './spf-check.js';
+import { AnswerMemo } from './answer-memo.js';
 
 /** What the SMTP session knows about where a message came from. */
 export interface ConnectionFacts {
@@ -25,6 +26,12 @@ export interface ConnectionFacts {
 export interface CheckedMessage extends InboundAuthentication {
   /** The effective DMARC policy (`none`, `quarantine`, `reject`) when a record was found, else null. */
   dmarcPolicy: string | null;
+}
+
+/** SPF's result and its Authentication-Results row (without the comment). */
+interface SpfVerdict {
+  outcome: SpfOutcome;
+  row: string;
 }
 
 const RESULTS = new Set<AuthResult>(['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror']);
@@ -57,6 +64,14 @@ const oneLine = (text: string) => (text.includes('\n') ? text.replace(/\r?\n[ \t
  */
 export class MailAuthenticator {
   /**
+   * SPF by client address, HELO name and envelope sender, DMARC by its inputs: each evaluation is
+   * reused for as long as every DNS answer it read is still the resolver's cached one, so reuse
+   * gives what evaluating again would (see {@link AnswerMemo}).
+   */
+  private readonly spf: AnswerMemo<SpfVerdict>;
+  private readonly dmarc: AnswerMemo<DmarcVerdict>;
+
+  /**
    * @param limitMs how long the DNS lookups of one message may take in all: past it every lookup
    * left reads temperror, so an unreachable resolver holds a message this long, not this long per
    * lookup (default 5 s, the limit of one lookup)
@@ -65,7 +80,10 @@ export class MailAuthenticator {
     private readonly authservId: string,
     private readonly resolver: DnsResolver,
     private readonly limitMs = DNS_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.spf = new AnswerMemo(resolver);
+    this.dmarc = new AnswerMemo(resolver);
+  }
 
   /** The verdict on `raw` as received from the client of `facts`; never throws. */
   async check(raw: Buffer, facts: ConnectionFacts): Promise<CheckedMessage> {
@@ -84,21 +102,27 @@ export class MailAuthenticator {
 
   private async evaluate(raw: Buffer, facts: ConnectionFacts): Promise<CheckedMessage> {
     const deadlineMs = performance.now() + this.limitMs;
-    const resolver = ((name: string, type: string) => this.resolver(name, type, deadlineMs)) as never;
+    const resolver = (name: string, type: string) => this.resolver(name, type, deadlineMs);
     const authors = unsignedAuthors(raw);
     const helo = isIP(facts.helo) ? `[${facts.helo}]` : facts.helo || (isIP(facts.ip) ? `[${facts.ip}]` : facts.ip);
     // SPF and DKIM wait on DNS independently; DMARC needs both. DKIM is verified strictly: a body
     // that no longer matches its hash reads fail (RFC 6376 §6.1.3, RFC 8601), not mailauth's
     // lenient neutral, and rsa-sha1 (RFC 8301) or a malformed signature never passes.
-    const [dkim, spfResult] = await Promise.all([
-      authors ? { ...authors, results: [] } : dkimVerify(raw, { resolver, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) }),
-      checkSpf({ ip: facts.ip, helo, mta: this.authservId, sender: facts.sender }, resolver),
-    ]);
+    const spfKey = JSON.stringify([facts.ip, helo, facts.sender]);
+    // Unsigned mail whose SPF result stands waits for nothing.
+    const keptSpf = authors ? this.spf.kept(spfKey) : undefined;
+    const [dkim, spf] =
+      authors && keptSpf
+        ? [{ ...authors, results: [] }, keptSpf]
+        : await Promise.all([
+            authors ? { ...authors, results: [] } : dkimVerify(raw, { resolver: resolver as never, strict: true, ...(facts.sender ? { sender: facts.sender } : {}) }),
+            this.spf.get(spfKey, resolver, (ask) => this.checkSpf(facts.ip, helo, facts.sender, ask)),
+          ]);
     const signatures = dkim.results.filter((row) => row.signingDomain);
-    const { response: dmarc, reason } = await evaluateDmarc({
+    const inputs: DmarcInputs = {
       headerFrom: dkim.headerFrom,
       fromFields: dkim.fromFields,
-      spfDomains: spfResult.result === 'pass' && spfResult.domain ? [spfResult.domain] : [],
+      spfDomains: spf.outcome.result === 'pass' && spf.outcome.domain ? [spf.outcome.domain] : [],
       dkimDomains: signatures
         .filter((row) => row.status.result === 'pass')
         .map((row) => ({
@@ -107,26 +131,53 @@ export class MailAuthenticator {
           ...(row.status.aligned !== undefined ? { aligned: row.status.aligned } : {}),
           ...(row.status.underSized !== undefined ? { underSized: row.status.underSized } : {}),
         })),
-      resolver,
-    });
-    const verdict: MessageAuthentication = {
-      spf: spfResult.result,
-      dkim: signatures.map((row) => ({ domain: String(row.signingDomain).toLowerCase(), selector: String(row.selector ?? ''), result: resultOf(row.status.result) })),
-      // Several From domains cannot be validated (RFC 9989 §5.3.1): a way to dodge DMARC, so not "none".
-      dmarc: dmarc ? resultOf(dmarc.status.result) : reason === undefined || reason === 'no-author-domain' ? 'none' : 'permerror',
-      from_domain: String(dmarc ? (dmarc.status.header?.from ?? '') : domainOf(dkim.headerFrom[0])).toLowerCase(),
     };
+    const dmarcKey = JSON.stringify(inputs);
+    const dmarc = this.dmarc.kept(dmarcKey) ?? (await this.dmarc.get(dmarcKey, resolver, (ask) => dmarcOutcome(inputs, ask)));
+    const verdict: MessageAuthentication = {
+      spf: spf.outcome.result,
+      dkim: signatures.map((row) => ({ domain: String(row.signingDomain).toLowerCase(), selector: String(row.selector ?? ''), result: resultOf(row.status.result) })),
+      dmarc: dmarc.result,
+      from_domain: dmarc.fromDomain,
+    };
+    const infos = [...(signatures.length > 0 ? signatures.map((row) => oneLine(row.info)) : ['dkim=none']), spf.row, dmarc.row];
+    return { verdict, resultsHeader: `${this.authservId}; ${infos.join('; ')}`, dmarcPolicy: dmarc.policy };
+  }
+
+  /** SPF's result and its Authentication-Results row. */
+  private async checkSpf(ip: string, helo: string, sender: string, ask: DnsResolver): Promise<SpfVerdict> {
+    const outcome = await checkSpf({ ip, helo, mta: this.authservId, sender }, ask);
     // SPF's comment ("domain of ... designates ... as permitted sender") is left out: the header is
     // kept with every message, and its result and identities say the same.
-    const infos = [
-      ...(signatures.length > 0 ? signatures.map((row) => row.info) : ['dkim=none']),
-      formatAuthHeaderRow('spf', { result: spfResult.result, smtp: spfResult.smtp }),
-      ...(dmarc ? [dmarc.info] : [`dmarc=${verdict.dmarc}`]),
-    ];
-    return {
-      verdict,
-      resultsHeader: `${this.authservId}; ${infos.map(oneLine).join('; ')}`,
-      dmarcPolicy: dmarc && dmarc.policy ? String(dmarc.policy) : null,
-    };
+    return { outcome, row: oneLine(formatAuthHeaderRow('spf', { result: outcome.result, smtp: outcome.smtp })) };
   }
+}
+
+/** What DMARC is evaluated from, besides DNS: the From authors and the domains SPF and DKIM passed for. */
+type DmarcInputs = Omit<Parameters<typeof evaluateDmarc>[0], 'resolver' | 'strict' | 'arcResult'>;
+
+/** What the service keeps of a DMARC evaluation. */
+interface DmarcVerdict {
+  result: AuthResult;
+  fromDomain: string;
+  /** Its Authentication-Results row. */
+  row: string;
+  /** The effective policy (`none`, `quarantine`, `reject`) when a record was found, else null. */
+  policy: string | null;
+}
+
+/** DMARC (RFC 7489) of the From domain by mailauth's `evaluateDmarc`, asking DNS with `ask`. */
+async function dmarcOutcome(inputs: DmarcInputs, ask: DnsResolver): Promise<DmarcVerdict> {
+  const { response, reason } = await evaluateDmarc({ ...inputs, resolver: ask as never });
+  if (!response) {
+    // Several From domains cannot be validated (RFC 9989 §5.3.1): a way to dodge DMARC, so not "none".
+    const result = reason === undefined || reason === 'no-author-domain' ? 'none' : 'permerror';
+    return { result, fromDomain: domainOf(inputs.headerFrom[0]), row: `dmarc=${result}`, policy: null };
+  }
+  return {
+    result: resultOf(response.status.result),
+    fromDomain: String(response.status.header?.from ?? '').toLowerCase(),
+    row: oneLine(response.info),
+    policy: response.policy ? String(response.policy) : null,
+  };
 }

@@ -36,7 +36,8 @@ export const UPGRADING = 5;
 /**
  * The byte side of one SMTP connection, server side: reads raw bytes, splits command lines at LF
  * (CRLF or a bare LF), hands every complete command of a segment to the protocol (`SmtpSession`,
- * ./smtp-session.ts) in order and writes the replies of a segment in one write (PIPELINING).
+ * ./smtp-session.ts) in order and writes the replies of a segment in one write (PIPELINING), also
+ * when a recipient or the message of the batch is decided asynchronously.
  * Bytes after `DATA`'s 354 or inside a `BDAT` chunk are message, never commands. While `busy`
  * (a message being stored, a recipient being decided) nothing further is read into commands, so
  * no reply overtakes the one being waited for. It also owns flow control, the idle timer, the TLS
@@ -68,6 +69,7 @@ export abstract class SmtpConnection {
     protected readonly context: SessionContext,
     private readonly onClose: (session: SmtpConnection) => void,
   ) {
+    // Nagle's algorithm off (a no-op when the server already turned it off at the accept).
     socket.setNoDelay(true);
     this.listen(socket);
     socket.write(context.replies.greeting);
@@ -164,7 +166,10 @@ export abstract class SmtpConnection {
       if (at < buffer.length && this.mode !== CLOSED) this.pending = at === 0 ? buffer : buffer.subarray(at);
     }
     if (this.closing && this.idleNow()) this.end(this.context.replies.shutdown);
-    this.flush();
+    // While a recipient or a message is being decided, the replies so far wait for its reply:
+    // a PIPELINING batch is answered in one write (RFC 2920 only asks that nothing waits once
+    // the server waits for input).
+    if (!this.busy) this.flush();
   }
 
   /** Reads commands and message bytes from `buffer`; answers how far it got. */

@@ -32,7 +32,8 @@ export function startSmtpReceiver(host: string, port: number, options: ReceiverO
   };
   const sessions = new Set<SmtpSession>();
   const closed = (session: SmtpSession) => sessions.delete(session);
-  const server = createServer((socket: Socket) => sessions.add(new SmtpSession(socket, context, closed)));
+  // Nagle's algorithm off from the accept (replies are small and each is awaited by the client).
+  const server = createServer({ noDelay: true }, (socket: Socket) => sessions.add(new SmtpSession(socket, context, closed)));
   const close = () =>
     new Promise<void>((resolve) => {
       const cut = setTimeout(() => {

@@ -26,6 +26,30 @@ describe('the DNS resolver of the sender checks', () => {
     expect(await resolve('example.com', 'TXT')).toEqual([['v=spf1 +all']]);
   });
 
+  it('tells which answers the next lookup would reuse: the same token while cached, none in flight, expired, failed or uncached', async () => {
+    const dns = await server({ 'example.com': { TXT: ['v=spf1 -all'] } });
+    const resolve = dnsResolver({ server: dns.address, cacheSeconds: 0.3 });
+    const pending = resolve('example.com', 'TXT');
+    expect(resolve.reused!('example.com', 'TXT')).toBeUndefined();
+    await pending;
+    const token = resolve.reused!('example.com', 'TXT');
+    expect(token).toBeDefined();
+    await resolve('EXAMPLE.COM', 'TXT');
+    expect(resolve.reused!('example.com', 'TXT')).toBe(token);
+    await expect(resolve('missing.example', 'TXT')).rejects.toMatchObject({ code: expect.stringMatching(/^(ENOTFOUND|ENODATA)$/) });
+    expect(resolve.reused!('missing.example', 'TXT')).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(resolve.reused!('example.com', 'TXT')).toBeUndefined();
+    await resolve('example.com', 'TXT');
+    expect(resolve.reused!('example.com', 'TXT')).not.toBe(token);
+
+    const silent = await server({}, { silent: true });
+    const failing = dnsResolver({ server: silent.address, timeoutMs: 100 });
+    await expect(failing('example.com', 'TXT')).rejects.toMatchObject({ code: 'ETIMEOUT' });
+    expect(failing.reused!('example.com', 'TXT')).toBeUndefined();
+    expect(dnsResolver({ server: dns.address, cacheSeconds: 0 }).reused).toBeUndefined();
+  });
+
   it('shares one query between lookups in flight, and asks every time with cacheSeconds 0', async () => {
     const dns = await server({ 'example.com': { TXT: ['a'] } });
     const cached = dnsResolver({ server: dns.address });

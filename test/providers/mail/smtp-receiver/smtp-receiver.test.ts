@@ -140,6 +140,35 @@ describe('the SMTP receiver', () => {
     expect(replies.at(-1)).toBe('221 2.0.0 Bye');
   });
 
+  it('answers a pipelined batch in one write, also when its recipients are decided asynchronously', async () => {
+    const policy = new Recorder();
+    const decide = policy.rcptTo.bind(policy);
+    // Each decision takes a few turns of the event loop: time for the client to read anything sent before it.
+    policy.rcptTo = async (address) => {
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      return decide(address);
+    };
+    const { running } = await receiver({}, policy);
+    const socket = net.connect({ port: running.port, host: '127.0.0.1', noDelay: true });
+    const chunks: string[] = [];
+    let wake = () => {};
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk.toString('latin1'));
+      wake();
+    });
+    const until = async (count: number) => {
+      while (chunks.join('').split('\r\n').length - 1 < count) await new Promise<void>((resolve) => (wake = resolve));
+    };
+    await until(1);
+    socket.write('EHLO c\r\n');
+    await until(8);
+    chunks.length = 0;
+    socket.write('MAIL FROM:<a@b.test>\r\nRCPT TO:<x@example.test>\r\nRCPT TO:<y@elsewhere.test>\r\nDATA\r\n');
+    await until(4);
+    socket.destroy();
+    expect(chunks).toEqual(['250 2.1.0 OK\r\n250 2.1.5 OK\r\n550 5.1.1 <y@elsewhere.test>: no such mailbox here\r\n354 End data with <CR><LF>.<CR><LF>\r\n']);
+  });
+
   it('answers every command of a client that sends far more than it reads, once it reads', async () => {
     const { running } = await receiver();
     const socket = net.connect({ port: running.port, host: '127.0.0.1' });
