@@ -2,10 +2,11 @@ import type { Dispatcher, DispatchResult } from '../core/api/dispatcher.js';
 import { collectDownload, isBinaryBody, uploadedFileOf } from '../core/api/binary.js';
 import type { Transport } from '../core/api/transport.js';
 import { ApiError } from '../core/shared/api-error.js';
+import { jsonRoundTrip } from '../core/shared/json.js';
 
 /** JSON round trip, so in-process callers get exactly what the wire would carry. */
 function wire<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  return value === undefined ? value : jsonRoundTrip(value);
 }
 
 /** Turns a dispatch result into a client result: the body (bytes as a Download), or a thrown ApiError. */
