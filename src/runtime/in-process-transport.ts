@@ -1,4 +1,4 @@
-import type { Dispatcher, DispatchResult } from '../core/api/dispatcher.js';
+import type { Dispatcher, DispatchRequest, DispatchResult } from '../core/api/dispatcher.js';
 import { collectDownload, isBinaryBody, uploadedFileOf } from '../core/api/binary.js';
 import type { Transport } from '../core/api/transport.js';
 import { ApiError } from '../core/shared/api-error.js';
@@ -29,17 +29,17 @@ function unwrapNow(result: DispatchResult): unknown {
  * it acts as that agent without its key (operator tools only).
  */
 export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null, actingAgentId?: string): Transport {
-  return async (route, input, options) =>
-    unwrapNow(
-      await dispatcher.dispatch({
-        routeId: route.id,
-        params: input.params ?? {},
-        query: wire(input.query) ?? {},
-        // An upload's bytes go as they are (a stream), not through the JSON round trip.
-        body: route.upload ? uploadedFileOf(input.body) : wire(input.body),
-        bearer,
-        idempotencyKey: options?.idempotencyKey ?? null,
-        ...(actingAgentId === undefined ? {} : { actingAgentId }),
-      }),
-    );
+  return async (route, input, options) => {
+    const request: DispatchRequest = {
+      routeId: route.id,
+      params: input.params ?? {},
+      query: wire(input.query) ?? {},
+      // An upload's bytes go as they are (a stream), not through the JSON round trip.
+      body: route.upload ? uploadedFileOf(input.body) : wire(input.body),
+      bearer,
+      idempotencyKey: options?.idempotencyKey ?? null,
+    };
+    if (actingAgentId !== undefined) request.actingAgentId = actingAgentId;
+    return unwrapNow(await dispatcher.dispatch(request));
+  };
 }

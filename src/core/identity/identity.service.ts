@@ -221,12 +221,16 @@ export class IdentityService {
     };
   }
 
-  /** Adds to an agent's activity counters inside a transaction (reputation input). */
-  async recordActivity(tx: StoreTransaction, agentId: string, kind: keyof ActivityCounters, amount = 1): Promise<void> {
-    const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
-    const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
-    if (current) await tx.update(ACTIVITY, agentId, next);
-    else await tx.insert(ACTIVITY, agentId, next);
+  /**
+   * Adds to the activity counters of an agent, or of several in the order given (one step for
+   * both sides of a book transfer), inside a transaction (reputation input).
+   */
+  async recordActivity(tx: StoreTransaction, agentIds: string | readonly string[], kind: keyof ActivityCounters, amount = 1): Promise<void> {
+    for (const agentId of typeof agentIds === 'string' ? [agentIds] : agentIds) {
+      const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
+      const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
+      await (current ? tx.update(ACTIVITY, agentId, next) : tx.insert(ACTIVITY, agentId, next));
+    }
   }
 
   private async toProfile(agent: AgentRecord): Promise<Profile> {

@@ -101,7 +101,6 @@ export class WalletService {
     const status = await this.store.transaction(async (tx) => {
       await tx.lock(WALLETS, payee ? [agentId, payee.agent_id] : [agentId]);
       await this.policies.checkSend(tx, agentId, { to: body.to, agentName: payee?.name ?? null, serviceDomain: this.config.serviceDomain, asset, amount, network });
-      await this.ledger.adjust(tx, agentId, asset, -(amount + plan.fee));
       const out: StoredTransaction = {
         id: transactionId,
         direction: 'out',
@@ -120,18 +119,11 @@ export class WalletService {
         reference: null,
       };
       if (payee) {
-        await this.ledger.record(tx, out);
-        await this.ledger.adjust(tx, payee.agent_id, asset, amount);
-        await this.ledger.record(tx, {
-          ...out,
-          direction: 'in',
-          fee: NO_FEE[asset],
-          agent_id: payee.agent_id,
-        });
-        await this.identity.recordActivity(tx, agentId, 'payments_confirmed');
-        await this.identity.recordActivity(tx, payee.agent_id, 'payments_confirmed');
+        await this.ledger.transfer(tx, out, { ...out, direction: 'in', fee: NO_FEE[asset], agent_id: payee.agent_id }, amount + plan.fee, amount);
+        await this.identity.recordActivity(tx, [agentId, payee.agent_id], 'payments_confirmed');
         return out.status;
       }
+      await this.ledger.adjust(tx, agentId, asset, -(amount + plan.fee));
       const submission = await this.rails.submit(tx, {
         transaction_id: transactionId,
         rail: plan.rail as RailName,
