@@ -226,7 +226,10 @@ export class IdentityService {
    * both sides of a book transfer), inside a transaction (reputation input).
    */
   async recordActivity(tx: StoreTransaction, agentIds: string | readonly string[], kind: keyof ActivityCounters, amount = 1): Promise<void> {
-    for (const agentId of typeof agentIds === 'string' ? [agentIds] : agentIds) {
+    const ids = typeof agentIds === 'string' ? [agentIds] : agentIds;
+    // Indexed: an iterator held across the awaits would be an object per step.
+    for (let index = 0; index < ids.length; index++) {
+      const agentId = ids[index]!;
       const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
       const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
       await (current ? tx.update(ACTIVITY, agentId, next) : tx.insert(ACTIVITY, agentId, next));
