@@ -171,14 +171,22 @@ export class Dispatcher {
     return claimed === null ? execute() : this.idempotency.within(execute, () => claimed);
   }
 
-  /** Runs `call` (a handler or a staged route's durable step) and turns what it answers or throws into a result; never throws. */
-  private async execute(definition: RouteDefinition, context: CallContext, call: () => unknown): Promise<DispatchResult> {
+  /**
+   * Runs `call` (a handler or a staged route's durable step) and turns what it answers or throws
+   * into a result; never throws. A handler on the call's promise rather than an async frame: every
+   * request passes here.
+   */
+  private execute(definition: RouteDefinition, context: CallContext, call: () => unknown): Promise<DispatchResult> {
+    let running: unknown;
     try {
-      const body = await call();
-      return { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
+      running = call();
     } catch (error) {
-      return this.failure(definition, context, error);
+      return Promise.resolve(this.failure(definition, context, error));
     }
+    return Promise.resolve(running).then(
+      (body): DispatchResult => ({ status: definition.status, body: definition.status === 204 ? null : body, headers: {} }),
+      (error: unknown) => this.failure(definition, context, error),
+    );
   }
 
   /** The answer to what a handler threw; reports bugs. */
