@@ -16,7 +16,7 @@ export async function unwrap(result: DispatchResult): Promise<unknown> {
 
 /**
  * {@link unwrap} without an async frame: the body at once (a promise only for bytes), or a throw.
- * The transport awaits it in its own frame, so a JSON answer costs no extra promise.
+ * The transport calls it as the handler of the dispatch, so a JSON answer costs no extra promise.
  */
 function unwrapNow(result: DispatchResult): unknown {
   if (result.status >= 400) throw ApiError.fromBody(result.status, result.body);
@@ -29,17 +29,24 @@ function unwrapNow(result: DispatchResult): unknown {
  * it acts as that agent without its key (operator tools only).
  */
 export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null, actingAgentId?: string): Transport {
-  return async (route, input, options) => {
-    const request: DispatchRequest = {
-      routeId: route.id,
-      params: input.params ?? {},
-      query: wire(input.query) ?? {},
-      // An upload's bytes go as they are (a stream), not through the JSON round trip.
-      body: route.upload ? uploadedFileOf(input.body) : wire(input.body),
-      bearer,
-      idempotencyKey: options?.idempotencyKey ?? null,
-    };
+  return (route, input, options) => {
+    let request: DispatchRequest;
+    try {
+      request = {
+        routeId: route.id,
+        params: input.params ?? {},
+        query: wire(input.query) ?? {},
+        // An upload's bytes go as they are (a stream), not through the JSON round trip.
+        body: route.upload ? uploadedFileOf(input.body) : wire(input.body),
+        bearer,
+        idempotencyKey: options?.idempotencyKey ?? null,
+      };
+    } catch (error) {
+      // What JSON cannot carry (a bigint, a cycle) fails the call, as it would over the wire.
+      return Promise.reject(error);
+    }
     if (actingAgentId !== undefined) request.actingAgentId = actingAgentId;
-    return unwrapNow(await dispatcher.dispatch(request));
+    // A handler on the dispatch rather than an async frame: every in-process call passes here.
+    return dispatcher.dispatch(request).then(unwrapNow);
   };
 }
