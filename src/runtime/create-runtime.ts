@@ -42,7 +42,6 @@ import { CardService } from '../core/wallet/card.service.js';
 import type { CardSecret } from '../core/ports/card-vault.js';
 import { Faults } from '../core/ports/faults.js';
 import { FaultingStore } from './faults/faulting-store.js';
-import { overlay } from './faults/overlay.js';
 import { withRequestContext } from './faults/request-context.js';
 import { GroupCommit } from './group-commit.js';
 import { inProcessTransport } from './in-process-transport.js';
@@ -51,6 +50,7 @@ import { ServiceUrls } from './service-urls.js';
 import { SimControl } from './sim-control.js';
 import { TransactionTimes } from './operations/transaction-times.js';
 import { checkReadiness, readinessChecks, type Readiness, type ReadinessCheck } from './operations/readiness.js';
+import { storeWithTransaction } from './operations/store-with-transaction.js';
 
 /** Where the identity area keeps agents (read by {@link Runtime.actAs}). */
 const AGENTS_COLLECTION = 'agents';
@@ -302,7 +302,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   const rawStore: Store = options.store ?? new MemoryStore();
   const faulting = new FaultingStore(rawStore, () => container.get(Faults));
   const transactionTimes = new TransactionTimes();
-  const store: Store = overlay(rawStore, { transaction: (fn) => transactionTimes.time(() => faulting.transaction(fn)) });
+  const store: Store = storeWithTransaction(rawStore, (fn) => transactionTimes.time(() => faulting.transaction(fn)));
   if (store.runtimeState && options.persistence) throw new Error('a durable store keeps the state itself; do not also give persistence');
   const eventRetentionMs = options.eventRetention === undefined ? null : parseDuration(options.eventRetention);
   container.bind(Store).toConstantValue(store);

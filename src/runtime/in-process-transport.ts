@@ -1,11 +1,12 @@
-import type { Dispatcher, DispatchResult } from '../core/api/dispatcher.js';
+import type { Dispatcher, DispatchRequest, DispatchResult } from '../core/api/dispatcher.js';
 import { collectDownload, isBinaryBody, uploadedFileOf } from '../core/api/binary.js';
 import type { Transport } from '../core/api/transport.js';
 import { ApiError } from '../core/shared/api-error.js';
+import { jsonRoundTrip } from '../core/shared/json.js';
 
 /** JSON round trip, so in-process callers get exactly what the wire would carry. */
 function wire<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  return value === undefined ? value : jsonRoundTrip(value);
 }
 
 /** Turns a dispatch result into a client result: the body (bytes as a Download), or a thrown ApiError. */
@@ -15,7 +16,7 @@ export async function unwrap(result: DispatchResult): Promise<unknown> {
 
 /**
  * {@link unwrap} without an async frame: the body at once (a promise only for bytes), or a throw.
- * The transport awaits it in its own frame, so a JSON answer costs no extra promise.
+ * The transport calls it as the handler of the dispatch, so a JSON answer costs no extra promise.
  */
 function unwrapNow(result: DispatchResult): unknown {
   if (result.status >= 400) throw ApiError.fromBody(result.status, result.body);
@@ -28,9 +29,10 @@ function unwrapNow(result: DispatchResult): unknown {
  * it acts as that agent without its key (operator tools only).
  */
 export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null, actingAgentId?: string): Transport {
-  return async (route, input, options) =>
-    unwrapNow(
-      await dispatcher.dispatch({
+  return (route, input, options) => {
+    let request: DispatchRequest;
+    try {
+      request = {
         routeId: route.id,
         params: input.params ?? {},
         query: wire(input.query) ?? {},
@@ -38,7 +40,13 @@ export function inProcessTransport(dispatcher: Dispatcher, bearer: string | null
         body: route.upload ? uploadedFileOf(input.body) : wire(input.body),
         bearer,
         idempotencyKey: options?.idempotencyKey ?? null,
-        ...(actingAgentId === undefined ? {} : { actingAgentId }),
-      }),
-    );
+      };
+    } catch (error) {
+      // What JSON cannot carry (a bigint, a cycle) fails the call, as it would over the wire.
+      return Promise.reject(error);
+    }
+    if (actingAgentId !== undefined) request.actingAgentId = actingAgentId;
+    // A handler on the dispatch rather than an async frame: every in-process call passes here.
+    return dispatcher.dispatch(request).then(unwrapNow);
+  };
 }

@@ -1,6 +1,7 @@
 import { isBinaryBody, uploadedFileOf, type Download } from '../core/api/binary.js';
 import type { CallInput, Transport } from '../core/api/transport.js';
 import { ApiError } from '../core/shared/api-error.js';
+import { jsonRoundTrip } from '../core/shared/json.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { unwrap } from '../runtime/in-process-transport.js';
 
@@ -23,7 +24,7 @@ export interface CallRecord {
 
 /** JSON round trip, so the call gets (and the trace keeps) exactly what the wire would carry. */
 function wire<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  return value === undefined ? value : jsonRoundTrip(value);
 }
 
 function isDownload(value: unknown): value is Download {

@@ -102,23 +102,25 @@ export class Dispatcher {
     return [...this.routes.values()].map((route) => route.definition);
   }
 
-  /** Answers one request; the result names the agent it acted as. */
+  /**
+   * Answers one request; the result names the agent it acted as. One async frame for the whole
+   * request (authentication included): every in-process call passes here.
+   */
   async dispatch(request: DispatchRequest): Promise<DispatchResult> {
-    const caller: { agentId: string | null } = { agentId: null };
-    const result = await this.answer(request, caller);
-    if (caller.agentId !== null) result.agentId = caller.agentId;
-    return result;
-  }
-
-  /** Answers one request, noting in `caller` who was authenticated. */
-  private async answer(request: DispatchRequest, caller: { agentId: string | null }): Promise<DispatchResult> {
     const route = this.routes.get(request.routeId);
     if (!route) return errorResult(new ApiError('not_found', 'no such route'));
     const { definition } = route;
+    let agentId: string | null = null;
     try {
       // Only agent routes look the key up in the store: the others authenticate without an await.
-      const agentId = definition.auth === 'agent' ? (request.actingAgentId ?? (await this.agentOf(request.bearer ?? null))) : this.authorize(definition, request.bearer ?? null);
-      caller.agentId = agentId;
+      if (definition.auth !== 'agent') this.authorize(definition, request.bearer ?? null);
+      else if (request.actingAgentId !== undefined) agentId = request.actingAgentId;
+      else {
+        const bearer = request.bearer ?? null;
+        if (!bearer) throw new ApiError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
+        agentId = (await this.callers.agentFor(bearer)) ?? null;
+        if (agentId === null) throw new ApiError('unauthorized', 'unknown API key');
+      }
       const context = this.contextOf(definition, request, agentId);
       checkUnicode(request, definition);
       const params = definition.params ? parseInput(definition.params, request.params ?? {}) : undefined;
@@ -126,47 +128,65 @@ export class Dispatcher {
       const body = definition.upload ? uploadOf(request.body, definition.upload.field) : definition.body ? parseInput(definition.body, request.body === undefined ? {} : request.body) : undefined;
       const key = definition.method === 'POST' ? (request.idempotencyKey ?? null) : null;
       if (key !== null) checkIdempotencyKey(key);
-      if (definition.upload) return await this.dispatchUpload(route, context, { params, query, body: body as UploadedFile }, key, request);
-      const input = { params, query, body };
-      if (key === null) return await this.run(route, context, input, null);
-      const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
-      const decision = await this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
-      if (decision.kind === 'replay') return replayed(decision.outcome);
-      return await this.run(route, context, input, decision);
+      let result: DispatchResult;
+      if (definition.upload) result = await this.dispatchUpload(route, context, { params, query, body: body as UploadedFile }, key, request);
+      else if (key === null) result = await this.run(route, context, { params, query, body }, null);
+      else {
+        const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
+        const decision = await this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
+        result = decision.kind === 'replay' ? replayed(decision.outcome) : await this.run(route, context, { params, query, body }, decision);
+      }
+      return actedAs(result, agentId);
     } catch (error) {
       if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
-      return errorResult(toApiError(error));
+      return actedAs(errorResult(toApiError(error)), agentId);
     }
   }
 
   /**
    * Runs a route's handler; with a claimed key, in the durable unit that also writes the key's
-   * record. A staged route's outside call runs first, outside any unit, so the unit holds only its
-   * effect; when the call fails (its deadline passed) the unit records only the failure. Never throws.
+   * record. Never throws. Not an async frame of its own unless the route is staged.
    */
-  private async run(route: BoundRoute, context: CallContext, input: { params: unknown; query: unknown; body: unknown }, claimed: ClaimedKey | null): Promise<DispatchResult> {
+  private run(route: BoundRoute, context: CallContext, input: { params: unknown; query: unknown; body: unknown }, claimed: ClaimedKey | null): Promise<DispatchResult> {
+    if (route.staged) return this.runStaged(route, context, input, claimed);
+    const execute = () => this.execute(route.definition, context, () => route.handle(context, input));
+    return claimed === null ? execute() : this.idempotency.within(execute, () => claimed);
+  }
+
+  /**
+   * Runs a staged route: its outside call first, outside any unit, so the unit holds only its
+   * effect; when the call fails (its deadline passed) the unit records only the failure.
+   */
+  private async runStaged(route: BoundRoute, context: CallContext, input: { params: unknown; query: unknown; body: unknown }, claimed: ClaimedKey | null): Promise<DispatchResult> {
     const { definition } = route;
-    let call = () => route.handle(context, input);
+    let call: () => unknown;
     let failed: DispatchResult | undefined;
-    if (route.staged) {
-      try {
-        call = (await route.handle(context, input)) as DurableStep<unknown>;
-      } catch (error) {
-        failed = this.failure(definition, context, error);
-      }
+    try {
+      call = (await route.handle(context, input)) as DurableStep<unknown>;
+    } catch (error) {
+      failed = this.failure(definition, context, error);
+      call = () => undefined;
     }
     const execute = () => (failed ? Promise.resolve(failed) : this.execute(definition, context, call));
     return claimed === null ? execute() : this.idempotency.within(execute, () => claimed);
   }
 
-  /** Runs `call` (a handler or a staged route's durable step) and turns what it answers or throws into a result; never throws. */
-  private async execute(definition: RouteDefinition, context: CallContext, call: () => unknown): Promise<DispatchResult> {
+  /**
+   * Runs `call` (a handler or a staged route's durable step) and turns what it answers or throws
+   * into a result; never throws. A handler on the call's promise rather than an async frame: every
+   * request passes here.
+   */
+  private execute(definition: RouteDefinition, context: CallContext, call: () => unknown): Promise<DispatchResult> {
+    let running: unknown;
     try {
-      const body = await call();
-      return { status: definition.status, body: definition.status === 204 ? null : body, headers: {} };
+      running = call();
     } catch (error) {
-      return this.failure(definition, context, error);
+      return Promise.resolve(this.failure(definition, context, error));
     }
+    return Promise.resolve(running).then(
+      (body): DispatchResult => ({ status: definition.status, body: definition.status === 204 ? null : body, headers: {} }),
+      (error: unknown) => this.failure(definition, context, error),
+    );
   }
 
   /** The answer to what a handler threw; reports bugs. */
@@ -259,14 +279,6 @@ export class Dispatcher {
     }
     return null;
   }
-
-  /** The agent behind the API key of an agent route. @throws ApiError 401 unauthorized */
-  private async agentOf(bearer: string | null): Promise<string> {
-    if (!bearer) throw new ApiError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
-    const agentId = await this.callers.agentFor(bearer);
-    if (!agentId) throw new ApiError('unauthorized', 'unknown API key');
-    return agentId;
-  }
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -338,6 +350,12 @@ class UploadReplay extends Error {
 /** The answer that replays a stored outcome. */
 function replayed(outcome: StoredOutcome): DispatchResult {
   return { status: outcome.status, body: outcome.body, headers: { ...outcome.headers, 'Idempotent-Replayed': 'true' } };
+}
+
+/** `result`, naming the agent the call acted as (when it authenticated one). */
+function actedAs(result: DispatchResult, agentId: string | null): DispatchResult {
+  if (agentId !== null) result.agentId = agentId;
+  return result;
 }
 
 function errorResult(error: ApiError): DispatchResult {

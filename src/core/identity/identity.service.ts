@@ -115,18 +115,20 @@ export class IdentityService {
    * The agent id an API key belongs to, or undefined for an unknown, revoked or expired key.
    * @throws ApiError 403 agent_suspended when the operator suspended its agent
    */
-  async agentForApiKey(apiKey: string): Promise<string | undefined> {
+  agentForApiKey(apiKey: string): Promise<string | undefined> {
     let hash = this.keyHashes.get(apiKey);
     if (hash === undefined) {
       hash = sha256Hex(apiKey);
       if (this.keyHashes.size >= KEY_HASH_MEMO) this.keyHashes.clear();
       this.keyHashes.set(apiKey, hash);
     }
-    const key = await this.store.view.get<ApiKeyRecord>(KEYS, hash);
-    if (!key || !keyLive(key, this.clock.now())) return undefined;
-    if (key.key_hash === undefined) return this.legacyKeyAgent(key.agent_id);
-    if (key.suspended) throw new ApiError('agent_suspended', 'this agent is suspended by the operator');
-    return key.agent_id;
+    // A handler on the read rather than an async frame: every agent request passes here.
+    return this.store.view.get<ApiKeyRecord>(KEYS, hash).then((key) => {
+      if (!key || !keyLive(key, this.clock.now())) return undefined;
+      if (key.key_hash === undefined) return this.legacyKeyAgent(key.agent_id);
+      if (key.suspended) throw new ApiError('agent_suspended', 'this agent is suspended by the operator');
+      return key.agent_id;
+    });
   }
 
   /**
@@ -147,10 +149,9 @@ export class IdentityService {
    * The stored agent, for other areas; read through `view`, the caller's transaction inside one
    * (a read through `store.view` there would wait for that transaction). @throws ApiError 404 not_found
    */
-  async agent(agentId: string, view: StoreView = this.store.view): Promise<AgentRecord> {
-    const agent = await view.get<AgentRecord>(AGENTS, agentId);
-    if (!agent) throw notFound('agent');
-    return agent;
+  agent(agentId: string, view: StoreView = this.store.view): Promise<AgentRecord> {
+    // A handler on the read rather than an async frame: a send asks this for its sender.
+    return view.get<AgentRecord>(AGENTS, agentId).then(foundAgent);
   }
 
   /** The agent a handle (with or without the domain suffix) or name names, if any. */
@@ -221,12 +222,19 @@ export class IdentityService {
     };
   }
 
-  /** Adds to an agent's activity counters inside a transaction (reputation input). */
-  async recordActivity(tx: StoreTransaction, agentId: string, kind: keyof ActivityCounters, amount = 1): Promise<void> {
-    const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
-    const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
-    if (current) await tx.update(ACTIVITY, agentId, next);
-    else await tx.insert(ACTIVITY, agentId, next);
+  /**
+   * Adds to the activity counters of an agent, or of several in the order given (one step for
+   * both sides of a book transfer), inside a transaction (reputation input).
+   */
+  async recordActivity(tx: StoreTransaction, agentIds: string | readonly string[], kind: keyof ActivityCounters, amount = 1): Promise<void> {
+    const ids = typeof agentIds === 'string' ? [agentIds] : agentIds;
+    // Indexed: an iterator held across the awaits would be an object per step.
+    for (let index = 0; index < ids.length; index++) {
+      const agentId = ids[index]!;
+      const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
+      const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
+      await (current ? tx.update(ACTIVITY, agentId, next) : tx.insert(ACTIVITY, agentId, next));
+    }
   }
 
   private async toProfile(agent: AgentRecord): Promise<Profile> {
@@ -253,4 +261,10 @@ export class IdentityService {
   private async assertNameFree(view: StoreView, name: string): Promise<void> {
     if (await view.get(NAMES, name)) throw new ApiError('already_exists', `an agent named "${name}" already exists`, 'name');
   }
+}
+
+/** The agent read, or 404 when there is none. @throws ApiError 404 not_found */
+function foundAgent(agent: AgentRecord | undefined): AgentRecord {
+  if (!agent) throw notFound('agent');
+  return agent;
 }

@@ -32,3 +32,61 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** What {@link copyPlain} answers for a value it leaves to the text round trip. */
+const NOT_PLAIN: unique symbol = Symbol('not plain');
+/** Nesting the direct copy follows; deeper values (and cycles) take the text round trip. */
+const COPY_DEPTH = 64;
+
+/**
+ * Exactly what `JSON.parse(JSON.stringify(value))` answers (and throws), built without the text
+ * in between for the usual values: plain objects, arrays, strings, numbers, booleans and null.
+ * Anything else (a `toJSON`, a class instance, a `__proto__` key, a bigint, a cycle, deep
+ * nesting) makes the whole value take the text round trip. Every in-process call copies its
+ * input and its answer this way, and the text costs more than the copy.
+ */
+export function jsonRoundTrip<T>(value: T): T {
+  const copied = copyPlain(value, 0);
+  return (copied === NOT_PLAIN ? JSON.parse(JSON.stringify(value) as string) : copied) as T;
+}
+
+function copyPlain(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      // JSON writes -0 as 0 and what is not finite as null.
+      return Number.isFinite(value) ? (value === 0 ? 0 : value) : null;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (value === null) return null;
+  if (depth === COPY_DEPTH) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
+    const out: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      // An element JSON cannot write becomes null.
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') out[index] = null;
+      else if ((out[index] = copyPlain(item, depth + 1)) === NOT_PLAIN) return NOT_PLAIN;
+    }
+    return out;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    // A member JSON cannot write is left out.
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    if (key === '__proto__') return NOT_PLAIN;
+    const copied = copyPlain(item, depth + 1);
+    if (copied === NOT_PLAIN) return NOT_PLAIN;
+    out[key] = copied;
+  }
+  return out;
+}

@@ -22,6 +22,9 @@ import type { FundWalletBody, OpeningBalances, SendPaymentBody, SendPaymentResul
 /** Job type of the settlement check of an outbound transfer. */
 export const SETTLE_JOB = defineJob('wallet.settle', z.object({ agent_id: z.string(), transaction_id: z.string() }));
 
+/** What a lookup that names no agent answers. */
+const NO_AGENT: Promise<undefined> = Promise.resolve(undefined);
+
 /** Longest accepted `to`. */
 const TO_MAX = 256;
 
@@ -98,7 +101,6 @@ export class WalletService {
     const status = await this.store.transaction(async (tx) => {
       await tx.lock(WALLETS, payee ? [agentId, payee.agent_id] : [agentId]);
       await this.policies.checkSend(tx, agentId, { to: body.to, agentName: payee?.name ?? null, serviceDomain: this.config.serviceDomain, asset, amount, network });
-      await this.ledger.adjust(tx, agentId, asset, -(amount + plan.fee));
       const out: StoredTransaction = {
         id: transactionId,
         direction: 'out',
@@ -117,18 +119,11 @@ export class WalletService {
         reference: null,
       };
       if (payee) {
-        await this.ledger.record(tx, out);
-        await this.ledger.adjust(tx, payee.agent_id, asset, amount);
-        await this.ledger.record(tx, {
-          ...out,
-          direction: 'in',
-          fee: NO_FEE[asset],
-          agent_id: payee.agent_id,
-        });
-        await this.identity.recordActivity(tx, agentId, 'payments_confirmed');
-        await this.identity.recordActivity(tx, payee.agent_id, 'payments_confirmed');
+        await this.ledger.transfer(tx, out, { ...out, direction: 'in', fee: NO_FEE[asset], agent_id: payee.agent_id }, amount + plan.fee, amount);
+        await this.identity.recordActivity(tx, [agentId, payee.agent_id], 'payments_confirmed');
         return out.status;
       }
+      await this.ledger.adjust(tx, agentId, asset, -(amount + plan.fee));
       const submission = await this.rails.submit(tx, {
         transaction_id: transactionId,
         rail: plan.rail as RailName,
@@ -272,15 +267,12 @@ export class WalletService {
     return this.ledger.totals();
   }
 
-  /** The agent a handle or agent email names, if any. */
-  async resolveAgent(recipient: Recipient): Promise<AgentRecord | undefined> {
+  /** The agent a handle or agent email names, if any (the lookup's own promise: no frame of its own on every send). */
+  resolveAgent(recipient: Recipient): Promise<AgentRecord | undefined> {
     const domain = this.config.serviceDomain.toLowerCase();
-    if (recipient.kind === 'handle') {
-      if (recipient.domain !== null && recipient.domain !== domain) return undefined;
-      return await this.identity.findByHandle(recipient.name);
-    }
-    if (recipient.kind === 'email') return recipient.domain === domain ? await this.identity.findByHandle(recipient.local) : undefined;
-    return undefined;
+    if (recipient.kind === 'handle') return recipient.domain !== null && recipient.domain !== domain ? NO_AGENT : this.identity.findByHandle(recipient.name);
+    if (recipient.kind === 'email') return recipient.domain === domain ? this.identity.findByHandle(recipient.local) : NO_AGENT;
+    return NO_AGENT;
   }
 
   /** The agent a handle (with or without its suffix) or an agent email names, if any. */

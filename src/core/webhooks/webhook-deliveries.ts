@@ -92,7 +92,7 @@ export class WebhookDeliveries {
     if (!RELEVANT.has(event.type)) return undefined;
     const any = this.webhooks.anyFor(tx, event.agent_id);
     if (typeof any === 'boolean') return any ? this.build(tx, event) : undefined;
-    return any.then((yes) => (yes ? this.build(tx, event) : undefined));
+    return any.then((endpoints) => (endpoints > 0 ? this.build(tx, event) : undefined));
   }
 
   /** Stores the event's webhook body and a delivery per endpoint that takes it (none when no endpoint does). */

@@ -95,12 +95,13 @@ export class WebhookService {
 
   /**
    * Whether any endpoint (the agent's own, or one configured for every agent) could take an event
-   * of `agentId`; answered at once when no store read is needed (the event-log hook of every append).
+   * of `agentId`: answered at once when no store read is needed, else the number of the agent's
+   * own endpoints, as read (the event-log hook of every append: the caller's one step follows it).
    */
-  anyFor(view: StoreView, agentId: string | null): boolean | Promise<boolean> {
+  anyFor(view: StoreView, agentId: string | null): boolean | Promise<number> {
     if (this.config.endpoints.length > 0) return true;
     if (agentId === null) return false;
-    return view.count(WEBHOOKS, agentId).then((count) => count > 0);
+    return view.count(WEBHOOKS, agentId);
   }
 
   /** The endpoints that want an event of `type` of agent `agentId` (null: no agent), read in `view`. */

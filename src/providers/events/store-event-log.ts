@@ -76,7 +76,10 @@ export class StoreEventLog implements EventLog {
    * too unless `batched` (a shared store, where {@link appendShared} ran them).
    */
   private async write(tx: StoreTransaction, event: NewEvent, now: number, batched: boolean): Promise<void> {
-    const entry: ServiceEvent = { seq: await this.nextSeq(tx, batched), type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
+    // A store that runs transactions one at a time numbers with the last position, read here
+    // rather than in nextSeq's frame (two appends a send).
+    const seq = batched ? await this.nextSeq(tx) : (await tx.lastPosition(EVENTS)) + 1;
+    const entry: ServiceEvent = { seq, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
     if (!batched) {
@@ -94,16 +97,15 @@ export class StoreEventLog implements EventLog {
   }
 
   /**
-   * The number of the next event of `tx`. A store that runs transactions one at a time needs no
-   * turn: the last position plus one. On a store that numbers events just before its commit
-   * (`batched`), appends take turns until their transaction ends, so sequence numbers follow
+   * The number of the next event of `tx` on a store that numbers events just before its commit
+   * (`batched`; a store that runs transactions one at a time needs no turn: the last position
+   * plus one, see {@link write}). Appends take turns until their transaction ends, so sequence numbers follow
    * commit order (a reader that saw N never later sees a smaller one): the first append of a
    * transaction takes the turn and reads the last number, and the next appends of that
    * transaction (its before-commit steps share one handle) follow on from it, since no other
    * append can number an event while the turn is held: one lock and one read per commit.
    */
-  private async nextSeq(tx: StoreTransaction, batched: boolean): Promise<number> {
-    if (!batched) return (await tx.lastPosition(EVENTS)) + 1;
+  private async nextSeq(tx: StoreTransaction): Promise<number> {
     const last = this.lastSeq.get(tx);
     if (last === undefined) {
       await tx.lock(EVENTS, [ORDER_LOCK]);

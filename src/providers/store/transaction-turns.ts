@@ -6,7 +6,8 @@ export type Turn = object;
 /** A transaction waiting for its turn. */
 interface Waiting {
   turn: Turn;
-  start: () => void;
+  /** The queued promise's resolve, called with {@link turn}. */
+  start: (turn: Turn) => void;
   fail: (error: Error) => void;
 }
 
@@ -118,7 +119,7 @@ export class TransactionTurns {
   /** A turn after every transaction called before this one. */
   queue(): Promise<Turn> {
     const turn: Turn = {};
-    const started = new Promise<Turn>((start, fail) => this.writers.push({ turn, start: () => start(turn), fail }));
+    const started = new Promise<Turn>((start, fail) => this.writers.push({ turn, start, fail }));
     this.watch();
     return started;
   }
@@ -187,6 +188,6 @@ export class TransactionTurns {
     const next = this.writers.shift();
     if (!next) return;
     this.current = next.turn;
-    next.start();
+    next.start(next.turn);
   }
 }

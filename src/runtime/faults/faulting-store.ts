@@ -70,7 +70,7 @@ class NotingTransaction implements StoreTransaction {
  * was), the hit and its `fault.injected` event are recorded on their own, and the request fails
  * as a store whose commit failed would make it fail: 500 internal_error. Without an armed fault,
  * or outside a request (the control plane, clock jobs), every call goes straight through. Laid
- * over the store with `overlay`, which keeps everything else.
+ * over the store by `storeWithTransaction`, which keeps everything else.
  */
 export class FaultingStore implements Pick<Store, 'transaction'> {
   constructor(
