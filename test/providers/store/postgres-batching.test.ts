@@ -75,6 +75,31 @@ describe.skipIf(skip !== null)('PostgresStore saves round trips without changing
     expect((await a.view.page<Slot>('handled', { partition: 'p', limit: 10 })).items.map((item) => item.record.id)).toEqual(['s2']);
   });
 
+  it('checks a record read through the view from the cache: a unit acts only on what is still committed', async () => {
+    const [a, b] = await twoProcesses();
+    await a.transaction((tx) => tx.insert<{ id: string; name: string }>('profiles', 'p1', { id: 'p1', name: 'old' }));
+    // Read through the view inside a unit, as a request reads an agent before its transaction.
+    const copyName = (store: PostgresStore, tag: string, runs: { count: number }) =>
+      store.unit(async () => {
+        runs.count++;
+        const profile = await store.view.get<{ name: string }>('profiles', 'p1');
+        const id = `${tag}-${runs.count}`;
+        await store.transaction((tx) => tx.insert<{ id: string; name: string }>('copies', id, { id, name: profile!.name }));
+        return profile!.name;
+      });
+    expect(await copyName(a, 'first', { count: 0 })).toBe('old');
+    await b.transaction(async (tx) => {
+      await tx.get('profiles', 'p1');
+      await tx.update('profiles', 'p1', { id: 'p1', name: 'new' });
+    });
+    // A's cached copy says "old": its check fails the first run, the second reads "new".
+    const runs = { count: 0 };
+    expect(await copyName(a, 'second', runs)).toBe('new');
+    expect(runs.count).toBe(2);
+    expect((await a.view.get<{ name: string }>('copies', 'second-2'))?.name).toBe('new');
+    expect(await a.view.get('copies', 'second-1')).toBeUndefined();
+  });
+
   it('numbers inserts with the commit, in commit order, and writes each number into its record before afterCommit', async () => {
     const [a, b] = await twoProcesses();
     const seen: number[] = [];

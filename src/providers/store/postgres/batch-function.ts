@@ -73,6 +73,10 @@ BEGIN
       IF seen <> op->>6 THEN
         RAISE EXCEPTION 'agent-services: a page of % changed since it was read', op->>1 USING ERRCODE = '40001', DETAIL = k::text;
       END IF;
+    WHEN 'eg' THEN -- a cached record, checked: collection, id, version
+      IF NOT EXISTS (SELECT FROM agent_services_records r WHERE r.collection = op->>1 AND r.id = op->>2 AND r.version = (op->>3)::integer) THEN
+        RAISE EXCEPTION 'agent-services: %/% changed since it was read', op->>1, op->>2 USING ERRCODE = '40001', DETAIL = k::text;
+      END IF;
     WHEN 'l' THEN -- transaction-level advisory locks, in the order given: [keys]
       PERFORM pg_advisory_xact_lock(t.x::bigint) FROM jsonb_array_elements_text(op->1) WITH ORDINALITY AS t(x, o) ORDER BY t.o;
     WHEN 'nb' THEN -- an insert numbered here: collection, partition, text before the number, text after it, sequence

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { ReservedSql, Sql } from 'postgres';
 import type { PageQuery, PageResult, Positioned } from '../../../core/ports/store.js';
 import { type Row, sendBatch, type Statement } from './batch-sender.js';
 import { WriteConflict } from './postgres-errors.js';
-import { countKey, type ReadCache } from './read-cache.js';
+import { countKey, type ReadCache, recordKey } from './read-cache.js';
+import { keyOf, lockKey } from './record-keys.js';
 import type { Sequences } from './sequences.js';
 
 /** A record as this transaction knows it: its text (undefined: none) and version. */
@@ -30,16 +30,6 @@ function isCheckFailure(error: unknown): boolean {
  * matches, so a record created by another transaction after this one saw none is a conflict.
  */
 const ABSENT = -1;
-
-/** The key of a record in the versions map. */
-function keyOf(collection: string, id: string): string {
-  return `${collection}\u001f${id}`;
-}
-
-/** A stable 64-bit advisory-lock key of a record (signed, as PostgreSQL's bigint), as text. */
-export function lockKey(collection: string, id: string): bigint {
-  return createHash('sha256').update(keyOf(collection, id)).digest().readBigInt64BE(0);
-}
 
 /**
  * One PostgreSQL transaction on a connection of its own, at READ COMMITTED: the database side of
@@ -142,6 +132,17 @@ export class DbTransaction {
     if (!row) return undefined;
     if (this.guarded.has(key) && this.versions.get(key) === version) this.rows.set(key, { text: row.record!, version });
     return JSON.parse(row.record!) as T;
+  }
+
+  /** A record and its version as committed (a read outside any transaction), for the read cache. */
+  async row(collection: string, id: string): Promise<{ text: string; version: number } | undefined> {
+    const [row] = await this.send({ op: ['g', collection, id] });
+    return row ? { text: row.record!, version: row.version! } : undefined;
+  }
+
+  /** Queues the check of a record read from the process's cache (see ReadCache): it fails the transaction if the record moved. */
+  expectRecord(collection: string, id: string, version: number): void {
+    this.pending.push({ op: ['eg', collection, id, version], failure: this.staleRead(recordKey(collection, id)) });
   }
 
   async page<T>(collection: string, query: PageQuery): Promise<PageResult<T>> {

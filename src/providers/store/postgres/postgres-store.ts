@@ -46,6 +46,8 @@ interface Unit {
   outside: Array<() => Promise<unknown>>;
   /** Records earlier runs of this unit lost a race on (see {@link DbTransaction.contend}). */
   contended: ReadonlyArray<{ collection: string; id: string }>;
+  /** Records the unit read through the view from the process's cache: checked in its transaction. */
+  cachedReads: Array<{ collection: string; id: string; version: number }>;
 }
 
 function delay(ms: number): Promise<void> {
@@ -120,7 +122,7 @@ export class PostgresStore implements Store {
   }
 
   readonly view: StoreView = {
-    get: (collection, id) => this.read((db) => db.get(collection, id)),
+    get: (collection, id) => this.viewGet(collection, id),
     page: (collection, query) => this.read((db) => db.page(collection, query)),
     all: (collection) => this.read((db) => db.all(collection)),
     count: (collection, partition) => this.read((db) => db.count(collection, partition)),
@@ -156,6 +158,32 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * A read through the view inside a unit whose transaction has not begun: answered from the
+   * process's cache when it holds the record, checked in the unit's transaction (begun for it if
+   * need be), so the unit commits only if the record is still as read; else read from the pool
+   * and kept. Elsewhere as {@link read}.
+   */
+  private async viewGet<T>(collection: string, id: string): Promise<T | undefined> {
+    const unit = this.current();
+    if (!unit || unit.db || unit.doomed || this.inTransaction.getStore()) return this.read((db) => db.get<T>(collection, id));
+    const cached = this.cache.record(collection, id);
+    if (cached) {
+      unit.cachedReads.push({ collection, id, version: cached.version });
+      return JSON.parse(cached.text) as T;
+    }
+    const generation = this.cache.generation(collection);
+    let row: { text: string; version: number } | undefined;
+    try {
+      row = await DbTransaction.reader(this.sql, this.sequences).row(collection, id);
+    } catch (error) {
+      throw translate(error);
+    }
+    if (!row) return undefined;
+    this.cache.keepRecord(collection, id, row.text, row.version, generation);
+    return JSON.parse(row.text) as T;
+  }
+
   private current(): Unit | undefined {
     const unit = this.units.getStore();
     return unit?.open ? unit : undefined;
@@ -180,6 +208,8 @@ export class PostgresStore implements Store {
   private async begin(unit: Unit): Promise<DbTransaction> {
     const db = await DbTransaction.begin(this.sql, this.sequences, this.cache);
     for (const { collection, id } of unit.contended) db.contend(collection, id);
+    // Checked in every database transaction the unit begins: one rolled back whole takes its checks with it.
+    for (const { collection, id, version } of unit.cachedReads) db.expectRecord(collection, id, version);
     return db;
   }
 
@@ -271,7 +301,7 @@ export class PostgresStore implements Store {
       // Records a run of this unit lost a race on: the next runs take their turn on them first.
       const contended: Array<{ collection: string; id: string }> = [];
       for (let attempt = 1; ; attempt++) {
-        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], beforeCommit: [], outside: [], contended };
+        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], beforeCommit: [], outside: [], contended, cachedReads: [] };
         let outcome: { ok: true; value: T } | { ok: false; error: unknown };
         try {
           const value = await this.units.run(unit, async () => {
@@ -306,6 +336,14 @@ export class PostgresStore implements Store {
           unit.doomed ??= { error };
         }
         await unit.turn;
+        // Reads answered from the cache are checked even by a unit that began no transaction.
+        if (unit.cachedReads.length > 0 && !unit.db && !unit.doomed) {
+          try {
+            unit.db = await this.begin(unit);
+          } catch (error) {
+            unit.doomed = { error };
+          }
+        }
         unit.open = false;
         const failure = unit.doomed ?? (!outcome.ok && (isRetryable(outcome.error) || isUnreachable(outcome.error)) ? { error: outcome.error } : undefined);
         try {
