@@ -26,6 +26,30 @@ export interface Statement {
   failure?: (error: unknown) => unknown;
 }
 
+const RECORDS = 'agent_services_records';
+
+/**
+ * Reads that, alone in their run, go as a plain prepared statement: the batch function's call
+ * (its JSON, its result set) costs the server more than the read itself.
+ */
+const ALONE: Record<string, { text: string; params: (op: unknown[]) => unknown[] }> = {
+  g: { text: `SELECT 0 AS i, id, record, version, NULL::bigint AS n FROM ${RECORDS} WHERE collection = $1 AND id = $2`, params: (op) => [op[1], op[2]] },
+  po: {
+    text: `SELECT 0 AS i, id, record, version, position AS n FROM ${RECORDS} WHERE collection = $1 AND part = $2 AND position > $3 ORDER BY position ASC LIMIT $4`,
+    params: (op) => op.slice(1, 5),
+  },
+  pn: {
+    text: `SELECT 0 AS i, id, record, version, position AS n FROM ${RECORDS} WHERE collection = $1 AND part = $2 AND position < $3 ORDER BY position DESC LIMIT $4`,
+    params: (op) => op.slice(1, 5),
+  },
+};
+
+/** The statement that sends a run of ops: the batch function, or a read alone as itself. */
+function runOf(ops: unknown[][]): { text: string; params: unknown[] } {
+  const alone = ops.length === 1 ? ALONE[ops[0]![0] as string] : undefined;
+  return alone ? { text: alone.text, params: alone.params(ops[0]!) } : { text: RUN_BATCH, params: [JSON.stringify(ops)] };
+}
+
 /** The op a failure of the batch function names (its DETAIL), if any. */
 function failedOp(error: unknown): number | undefined {
   const detail = (error as { detail?: unknown } | null)?.detail;
@@ -48,7 +72,10 @@ export async function sendBatch(conn: ReservedSql | Sql, batch: readonly Stateme
   }
   // postgres.js sends a query when it is first awaited: each is taken here, in batch order.
   const settled = await Promise.allSettled(
-    calls.map(({ from, ops }) => (ops ? conn.unsafe(RUN_BATCH, [JSON.stringify(ops)], { prepare: true }) : conn.unsafe(batch[from]!.text!, (batch[from]!.params ?? []) as never[], { prepare: true }))),
+    calls.map(({ from, ops }) => {
+      const { text, params } = ops ? runOf(ops) : { text: batch[from]!.text!, params: batch[from]!.params ?? [] };
+      return conn.unsafe(text, params as never[], { prepare: true });
+    }),
   );
   const results: Row[][] = batch.map(() => []);
   for (let c = 0; c < calls.length; c++) {
