@@ -169,9 +169,7 @@ export class SimControl {
     const host = this.deps.store.runtimeState;
     if (!host) return;
     // Another process moved the shared clock: this one follows (its timers run on its own next advance).
-    this.deps.store.shared?.onRemoteCommit((collections) => {
-      if (collections.has(CLOCK_CHANGED)) void this.catchUp().catch(() => undefined);
-    });
+    this.deps.store.shared?.onRemoteCommit(() => void this.catchUp().catch(() => undefined), { collections: [CLOCK_CHANGED] });
     let saved = await host.load();
     if (!saved && this.deps.store.shared) {
       // A new world that other processes may be creating too: the first to save creates it, and

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
 import { startThrowawayPostgres } from '../support/throwaway-postgres.js';
+import { SCHEMA_VERSION } from '../../src/providers/store/postgres/postgres-schema.js';
 import { startReceiver } from '../core/webhooks/webhook-receiver.js';
 import { CLI_TEST_TIMEOUT_MS, killAll, runToEnd } from './cli-process.js';
 import { call, createAgent, startDatabaseServer } from './database-servers.js';
@@ -184,7 +185,7 @@ describe.skipIf(skip !== null)('two processes serving one PostgreSQL world', () 
     await sql.end();
     const served = await runToEnd(t, ['serve', '--port', '0', '--database', database]);
     expect(served.code).toBe(1);
-    expect(served.stderr).toMatch(/999.*\b1\b/);
+    expect(served.stderr).toMatch(new RegExp(`999.*\\b${SCHEMA_VERSION}\\b`));
     const migrated = await runToEnd(t, ['migrate', '--database', database]);
     expect(migrated.code).toBe(1);
     expect(migrated.stderr).toMatch(/999/);

@@ -101,9 +101,7 @@ export class MemoryIndexes {
     @inject(VectorIndexFactory) private readonly factory: VectorIndexFactory,
   ) {
     // Another process serving the same world stored or removed memories: rebuild on next use.
-    store.shared?.onRemoteCommit((collections) => {
-      if (collections.has(MEMORIES) || collections.has('*')) this.invalidate();
-    });
+    store.shared?.onRemoteCommit(() => this.invalidate(), { collections: [MEMORIES] });
   }
 
   /** The agent's index, built first if needed. */

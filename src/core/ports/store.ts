@@ -79,6 +79,15 @@ export interface StoreTransaction extends StoreView {
    * run one transaction at a time leave it out; their callers do the work at once.
    */
   beforeCommit?(work: (tx: StoreTransaction) => Promise<void>): void;
+  /**
+   * Present on the handle {@link beforeCommit} work receives on stores that number records in
+   * commit order (PostgreSQL): inserts `record` at the next position of `collection`, with that
+   * position as its id and as `record[field]` (written first in the stored record), numbered in
+   * the database with the COMMIT itself, so a reader that saw a position never later sees a
+   * smaller one, and nothing waits on the number in between. The store sets `record[field]` once
+   * the unit is durable, before its afterCommit callbacks run.
+   */
+  insertNumbered?<T extends object>(collection: string, field: keyof T & string, record: T, partition?: string): Promise<void>;
 }
 
 /** The whole store as plain JSON, for snapshots and persistence. */
@@ -108,6 +117,14 @@ export interface RuntimeStateHost {
   save(): Promise<void>;
 }
 
+/** What a listener of {@link SharedStore.onRemoteCommit} follows. */
+export interface RemoteFollow {
+  /** The collections whose commits it hears of ({@link CLOCK_CHANGED} for moves of the clock). */
+  collections: readonly string[];
+  /** How late it may hear of a commit, in ms (default 0: with each commit). */
+  latencyMs?: number;
+}
+
 /** The name a shared store gives a clock move among the collections of a remote commit. */
 export const CLOCK_CHANGED = '$clock';
 
@@ -135,8 +152,13 @@ export interface SharedStore {
    * have written it since the read; when it was not, the record is as committed at that moment.
    */
   claimReading<T>(name: string, collection: string, id: string): Promise<{ release: ClaimRelease | undefined; record: T | undefined }>;
-  /** Calls `listener` after each commit of another process, with the collections it changed. */
-  onRemoteCommit(listener: (collections: ReadonlySet<string>) => void): void;
+  /**
+   * Calls `listener` after each commit of another process, with the collections it changed:
+   * every commit, or with `follow` those that changed one of `follow.collections` (or, from an
+   * import, everything: `*`), at most `follow.latencyMs` late (the store may then announce commits
+   * in batches). A commit of nothing any process follows need not be announced at all.
+   */
+  onRemoteCommit(listener: (collections: ReadonlySet<string>) => void, follow?: RemoteFollow): void;
   /** The simulated clock as saved in the store (the furthest any process moved it), if any. */
   savedClock(): Promise<number | undefined>;
 }

@@ -44,9 +44,7 @@ export class Scheduler {
     @inject(Random) private readonly random: Random,
   ) {
     // Jobs other processes schedule get timers here too: whichever process runs one first runs it.
-    store.shared?.onRemoteCommit((collections) => {
-      if (collections.has(JOBS) || collections.has('*')) void this.resync();
-    });
+    store.shared?.onRemoteCommit(() => void this.resync(), { collections: [JOBS] });
   }
 
   /** Re-arms from the store after other processes changed jobs, one re-arm at a time. */

@@ -21,9 +21,12 @@ const BOOKKEEPING = new Set([FAULTS, EVENTS]);
 class NotingTransaction implements StoreTransaction {
   wrote = false;
   beforeCommit?: (work: (tx: StoreTransaction) => Promise<void>) => void;
+  insertNumbered?: NonNullable<StoreTransaction['insertNumbered']>;
   constructor(private readonly inner: StoreTransaction) {
     const later = inner.beforeCommit?.bind(inner);
     if (later) this.beforeCommit = later;
+    const numbered = inner.insertNumbered?.bind(inner);
+    if (numbered) this.insertNumbered = numbered;
   }
   get<T>(collection: string, id: string): Promise<T | undefined> {
     return this.inner.get<T>(collection, id);

@@ -165,8 +165,14 @@ describe.each(STORE_KINDS)('$name conforms to the Store port', (kind) => {
       });
       return { halfDone, done };
     };
-    // A reader outside the transaction, started while it is half done: it sees none of it or all of it.
-    const read = async () => [(await store.view.get<Note>('notes', 'sneaky'))?.text, (await store.view.get<Note>('notes', 'n1'))?.text];
+    // A reader outside the transaction, started while it is half done: it sees none of it or all of
+    // it. One read (both records are in partition p): two reads of their own may straddle the
+    // commit on a store that runs transactions concurrently (PostgreSQL at READ COMMITTED).
+    const read = async () => {
+      const { items } = await store.view.page<Note>('notes', { partition: 'p', limit: 10 });
+      const text = (id: string) => items.find((item) => item.record.id === id)?.record.text;
+      return [text('sneaky'), text('n1')];
+    };
 
     const failing = halfWay(true);
     await failing.halfDone;

@@ -1,39 +1,29 @@
-import { createHash } from 'node:crypto';
 import type { ReservedSql, Sql } from 'postgres';
 import type { PageQuery, PageResult, Positioned } from '../../../core/ports/store.js';
+import { type Row, sendBatch, type Statement } from './batch-sender.js';
 import { WriteConflict } from './postgres-errors.js';
+import { countKey, type ReadCache, recordKey } from './read-cache.js';
+import { keyOf, lockKey } from './record-keys.js';
 import type { Sequences } from './sequences.js';
 
-/** A statement waiting to be sent with the next batch, and what to check of its answer. */
-interface Statement {
-  text: string;
-  params: unknown[];
-  check?: (rows: ReadonlyArray<Record<string, unknown>> & { count: number }) => void;
-  /** An update of a record this transaction locked before reading it: its version cannot have moved. */
-  guarded?: boolean;
+/** A record as this transaction knows it: its text (undefined: none) and version. */
+interface KnownRow {
+  text: string | undefined;
+  version: number;
 }
 
 /** Rows a page asks for at most when its limit means "all". */
 const NO_LIMIT = 2 ** 31 - 2;
 
-const RECORDS = 'agent_services_records';
+/** The record whose advisory lock orders the numbered inserts of a collection (the event log's order lock). */
+const ORDER = '$order';
 
-/** Rows one INSERT statement takes at most (each count is a prepared statement of its own). */
-const MAX_INSERT_ROWS = 8;
+const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 
-/** The INSERT of `rows` records, five parameters each: collection, id, part, sequence, record. */
-function insertText(rows: number): string {
-  const values: string[] = [];
-  for (let at = 0; at < rows * 5; at += 5) values.push(`($${at + 1}, $${at + 2}, $${at + 3}, nextval($${at + 4}::text::regclass), $${at + 5})`);
-  return `INSERT INTO ${RECORDS} (collection, id, part, position, record) VALUES ${values.join(', ')}`;
+/** Whether `error` is a check of the batch function that failed (or any lost race the database reports as 40001). */
+function isCheckFailure(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '40001';
 }
-
-/** The INSERT texts by their number of rows, and the number of rows of each text. */
-const INSERT_TEXTS = Array.from({ length: MAX_INSERT_ROWS }, (_, index) => insertText(index + 1));
-const INSERT_ROWS = new Map(INSERT_TEXTS.map((text, index) => [text, index + 1]));
-
-/** Takes transaction-level advisory locks in the order of the array (ORDINALITY keeps it). */
-const LOCK = 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
 
 /**
  * The version remembered for a record a read found absent: an update checked against it never
@@ -41,23 +31,16 @@ const LOCK = 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) WITH ORD
  */
 const ABSENT = -1;
 
-/** The key of a record in the versions map. */
-function keyOf(collection: string, id: string): string {
-  return `${collection}\u001f${id}`;
-}
-
-/** A stable 64-bit advisory-lock key of a record (signed, as PostgreSQL's bigint), as text. */
-export function lockKey(collection: string, id: string): bigint {
-  return createHash('sha256').update(keyOf(collection, id)).digest().readBigInt64BE(0);
-}
-
 /**
  * One PostgreSQL transaction on a connection of its own, at READ COMMITTED: the database side of
- * a durable unit. Writes are queued and sent together (pipelined, one round trip) before the next
- * read, lock or the COMMIT; reads remember the version of each record they saw, and an update or
- * removal of a record whose version moved since is a {@link WriteConflict} (first updater wins),
- * so no update is ever lost although rows are not locked until written. Money rows are locked
- * explicitly ({@link lock}) before they are read, so they never conflict.
+ * a durable unit. Writes, locks and checks are queued and sent together with the next read that
+ * must be answered, or the COMMIT: one round trip, and one statement (agent_services_batch) for
+ * each run of them. Reads remember the version of each record they saw, and an update or removal
+ * of a record whose version moved since is a {@link WriteConflict} (first updater wins, checked
+ * in the database), so no update is ever lost although rows are not locked until written. Money
+ * rows are locked explicitly ({@link lock}) before they are read, so they never conflict; their
+ * rows are read with the lock, and a record the transaction locked or wrote is read again from
+ * what it knows, without a round trip.
  */
 export class DbTransaction {
   private pending: Statement[] = [];
@@ -65,48 +48,69 @@ export class DbTransaction {
   /** Records locked ({@link lock}) by this transaction, and those of them read only after their lock. */
   private readonly locked = new Set<string>();
   private readonly guarded = new Set<string>();
+  /**
+   * Records whose text this transaction knows and that nobody else can change before it ends: read
+   * after their lock (or prefetched with it), or written by it. A read of one needs no round trip.
+   */
+  private readonly rows = new Map<string, KnownRow>();
+  /** Locked records whose rows are queued to be read right behind the lock. */
+  private readonly prefetching = new Set<string>();
   /** Advisory lock keys this transaction holds (asked for, queued or sent). */
   private readonly held = new Set<bigint>();
+  /** Inserts numbered at the COMMIT ({@link insertNumbered}), with the records to write their numbers into. */
+  private readonly numbered: Array<{ op: unknown[]; record: Record<string, unknown>; field: string }> = [];
   private savepoints = 0;
   /** Whether a store transaction's work was kept in this one (a later failure must then roll back to a savepoint). */
   kept = false;
   /** Collections written by this transaction (announced to other processes at commit). */
   readonly changed = new Set<string>();
+  /** Partitions inserted into (`collection\u001fpartition`), and collections updated or removed from: for the read cache. */
+  readonly inserted = new Set<string>();
+  readonly rewritten = new Set<string>();
+  /** Records this transaction inserted. */
+  private readonly own = new Set<string>();
 
   private constructor(
     private readonly conn: ReservedSql | Sql,
     private readonly sequences: Sequences,
     /** False for reads outside any unit: each statement on its own, no connection held. */
     private readonly reserved: boolean,
+    /** The process's cache of counts and pages (used inside units only, where a check can fail the unit). */
+    private readonly cache: ReadCache | undefined,
   ) {}
 
   /** Reserves a connection and queues BEGIN (sent with the first batch). */
-  static async begin(sql: Sql, sequences: Sequences): Promise<DbTransaction> {
+  static async begin(sql: Sql, sequences: Sequences, cache?: ReadCache): Promise<DbTransaction> {
     const conn = await sql.reserve();
-    const tx = new DbTransaction(conn, sequences, true);
-    tx.pending.push({ text: 'BEGIN ISOLATION LEVEL READ COMMITTED', params: [] });
+    const tx = new DbTransaction(conn, sequences, true, cache);
+    tx.pending.push({ text: BEGIN });
     return tx;
   }
 
   /** Reads outside any unit: every statement from the pool, seeing what is committed. */
-  static reader(sql: Sql, sequences: Sequences): DbTransaction {
-    return new DbTransaction(sql, sequences, false);
+  static reader(sql: Sql, sequences: Sequences, cache?: ReadCache): DbTransaction {
+    return new DbTransaction(sql, sequences, false, cache);
   }
 
   /** Whether this transaction wrote anything. */
   get wrote(): boolean {
-    return this.changed.size > 0;
+    return this.changed.size > 0 || this.numbered.length > 0;
   }
 
-  /** Sends the queued statements and `last` (if any) as one batch; answers `last`'s rows. */
-  private async send(last?: Statement): Promise<ReadonlyArray<Record<string, unknown>> & { count: number }> {
+  /**
+   * Sends the queued statements and `last` (if any) as one batch, pipelined, consecutive ops as
+   * one statement; answers `last`'s rows.
+   */
+  private async send(last?: Statement): Promise<Row[]> {
     const batch = this.pending;
     this.pending = [];
     if (last) batch.push(last);
-    if (batch.length === 0) return Object.assign([], { count: 0 });
-    const results = await Promise.all(batch.map((statement) => this.conn.unsafe(statement.text, statement.params as never[], { prepare: true })));
-    for (let i = 0; i < batch.length; i++) batch[i]!.check?.(results[i] as never);
-    return results[results.length - 1] as never;
+    try {
+      return await sendBatch(this.conn, batch);
+    } catch (error) {
+      this.prefetching.clear();
+      throw error;
+    }
   }
 
   /** Sends whatever is queued. */
@@ -115,61 +119,109 @@ export class DbTransaction {
   }
 
   async get<T>(collection: string, id: string): Promise<T | undefined> {
-    const [row] = await this.send({ text: `SELECT record, version FROM ${RECORDS} WHERE collection = $1 AND id = $2`, params: [collection, id] });
-    this.remember(collection, id, row ? (row.version as number) : ABSENT);
+    const key = keyOf(collection, id);
+    if (this.prefetching.has(key)) await this.send();
+    const known = this.rows.get(key);
+    if (known) {
+      this.remember(collection, id, known.version);
+      return known.text === undefined ? undefined : (JSON.parse(known.text) as T);
+    }
+    const [row] = await this.send({ op: ['g', collection, id] });
+    const version = row ? row.version! : ABSENT;
+    this.remember(collection, id, version);
     if (!row) return undefined;
-    return JSON.parse(row.record as string) as T;
+    if (this.guarded.has(key) && this.versions.get(key) === version) this.rows.set(key, { text: row.record!, version });
+    return JSON.parse(row.record!) as T;
+  }
+
+  /** A record and its version as committed (a read outside any transaction), for the read cache. */
+  async row(collection: string, id: string): Promise<{ text: string; version: number } | undefined> {
+    const [row] = await this.send({ op: ['g', collection, id] });
+    return row ? { text: row.record!, version: row.version! } : undefined;
+  }
+
+  /** Queues the check of a record read from the process's cache (see ReadCache): it fails the transaction if the record moved. */
+  expectRecord(collection: string, id: string, version: number): void {
+    this.pending.push({ op: ['eg', collection, id, version], failure: this.staleRead(recordKey(collection, id)) });
   }
 
   async page<T>(collection: string, query: PageQuery): Promise<PageResult<T>> {
     const limit = Math.min(query.limit, NO_LIMIT) + 1;
-    const rows =
-      query.order === 'oldest'
-        ? await this.send({
-            text: `SELECT id, record, position, version FROM ${RECORDS} WHERE collection = $1 AND part = $2 AND position > $3 ORDER BY position ASC LIMIT $4`,
-            params: [collection, query.partition, query.after ?? 0, limit],
-          })
-        : await this.send({
-            text: `SELECT id, record, position, version FROM ${RECORDS} WHERE collection = $1 AND part = $2 AND position < $3 ORDER BY position DESC LIMIT $4`,
-            params: [collection, query.partition, query.before ?? Number.MAX_SAFE_INTEGER, limit],
-          });
+    const oldest = query.order === 'oldest';
+    const bound = oldest ? (query.after ?? 0) : (query.before ?? Number.MAX_SAFE_INTEGER);
+    // Inside a unit, a page read before may answer, checked in the unit's next batch (see
+    // ReadCache): unless the unit changed the collection, or inserted into the partition, which
+    // only an oldest-first page that was full cannot see (inserts take the newest positions).
+    const partitionKey = countKey(collection, query.partition);
+    const usable = this.reserved && this.cache !== undefined && !this.rewritten.has(collection);
+    const key = usable ? `page\u001f${partitionKey}\u001f${oldest ? 'o' : 'n'}\u001f${bound}\u001f${limit}` : '';
+    const cached = usable ? this.cache!.page(key) : undefined;
+    if (cached && (!this.inserted.has(partitionKey) || (oldest && cached.hasMore))) {
+      const seen = cached.rows.map((row) => `${row.id}:${row.version}`).join(',');
+      this.pending.push({ op: ['ep', collection, query.partition, oldest ? 'o' : 'n', bound, limit, seen], failure: this.staleRead(key) });
+      return this.positioned<T>(collection, cached.rows, query.limit);
+    }
+    const generation = this.cache?.generation(collection) ?? 0;
+    const found = await this.send({ op: [oldest ? 'po' : 'pn', collection, query.partition, bound, limit] });
+    const rows = found.map((row) => ({ id: row.id!, record: row.record!, position: Number(row.n), version: row.version! }));
+    const hasMore = rows.length > query.limit;
+    // Kept only as committed state: none of its rows written by this unit.
+    if (usable && (!this.inserted.has(partitionKey) || (oldest && hasMore && rows.every((row) => !this.own.has(keyOf(collection, row.id)))))) {
+      this.cache!.keepPage(key, { collection, partition: query.partition, order: oldest ? 'oldest' : 'newest', rows, hasMore }, generation);
+    }
     return this.positioned<T>(collection, rows, query.limit);
   }
 
   /** Turns page rows into positioned records, remembering their versions. */
-  private positioned<T>(collection: string, rows: ReadonlyArray<Record<string, unknown>>, limit: number): PageResult<T> {
+  private positioned<T>(collection: string, rows: ReadonlyArray<{ id: string; record: string; position: number; version: number }>, limit: number): PageResult<T> {
     const hasMore = rows.length > limit;
     const count = hasMore ? limit : rows.length;
     const items: Positioned<T>[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const row = rows[i]!;
-      this.remember(collection, row.id as string, row.version as number);
-      items[i] = { record: JSON.parse(row.record as string) as T, position: Number(row.position) };
+      this.remember(collection, row.id, row.version);
+      items[i] = { record: JSON.parse(row.record) as T, position: row.position };
     }
     return { items, hasMore };
   }
 
   async all<T>(collection: string): Promise<T[]> {
-    const rows = await this.send({ text: `SELECT id, record, version FROM ${RECORDS} WHERE collection = $1 ORDER BY position`, params: [collection] });
+    const rows = await this.send({ op: ['a', collection] });
     return rows.map((row) => {
-      this.remember(collection, row.id as string, row.version as number);
-      return JSON.parse(row.record as string) as T;
+      this.remember(collection, row.id!, row.version!);
+      return JSON.parse(row.record!) as T;
     });
   }
 
   async count(collection: string, partition?: string): Promise<number> {
-    const [row] =
-      partition === undefined
-        ? await this.send({ text: `SELECT count(*)::int AS n FROM ${RECORDS} WHERE collection = $1`, params: [collection] })
-        : await this.send({ text: `SELECT count(*)::int AS n FROM ${RECORDS} WHERE collection = $1 AND part = $2`, params: [collection, partition] });
-    return row!.n as number;
+    if (partition === undefined) return Number((await this.send({ op: ['c', collection, null] }))[0]!.n);
+    // As a page (above): inside a unit that has not inserted into the partition nor removed from
+    // the collection, a count read before answers, checked in the unit's next batch.
+    const cacheable = this.reserved && this.cache !== undefined && !this.inserted.has(countKey(collection, partition)) && !this.rewritten.has(collection);
+    const cached = cacheable ? this.cache!.count(collection, partition) : undefined;
+    if (cached !== undefined) {
+      this.pending.push({ op: ['ec', collection, partition, cached], failure: this.staleRead(countKey(collection, partition)) });
+      return cached;
+    }
+    const generation = this.cache?.generation(collection) ?? 0;
+    const n = Number((await this.send({ op: ['c', collection, partition] }))[0]!.n);
+    if (cacheable) this.cache!.keepCount(collection, partition, n, generation);
+    return n;
+  }
+
+  /** What the failed check of a cached read means: forget it, and run the unit again (a lost race). */
+  private staleRead(key: string): (error: unknown) => unknown {
+    return (error) => {
+      if (isCheckFailure(error)) this.cache!.stale(key);
+      return error;
+    };
   }
 
   async lastPosition(collection: string): Promise<number> {
     const sequence = await this.sequences.known(collection);
     if (!sequence) return 0;
     // The name is one Sequences made (letters, digits, underscores): safe as an identifier.
-    const [row] = await this.send({ text: `SELECT last_value, is_called FROM ${sequence}`, params: [] });
+    const [row] = (await this.send({ text: `SELECT last_value, is_called FROM ${sequence}` })) as unknown as Array<{ last_value: string; is_called: boolean }>;
     return row!.is_called ? Number(row!.last_value) : Number(row!.last_value) - 1;
   }
 
@@ -190,78 +242,101 @@ export class DbTransaction {
   async insert(collection: string, id: string, record: unknown, partition = ''): Promise<void> {
     const sequence = await this.sequences.ensure(collection);
     this.changed.add(collection);
-    const row = [collection, id, partition, sequence, JSON.stringify(record) ?? 'null'];
-    // Right behind another insert still queued: one statement of several rows (evaluated in
-    // order, so positions are drawn in the order of the inserts).
-    const previous = this.pending.at(-1);
-    const rows = previous ? INSERT_ROWS.get(previous.text) : undefined;
-    if (previous && rows !== undefined && rows < MAX_INSERT_ROWS) {
-      previous.text = INSERT_TEXTS[rows]!;
-      previous.params.push(...row);
-    } else this.pending.push({ text: INSERT_TEXTS[0]!, params: row });
-    this.versions.set(keyOf(collection, id), 0);
+    this.inserted.add(countKey(collection, partition));
+    const text = JSON.stringify(record) ?? 'null';
+    this.pending.push({ op: ['i', collection, id, partition, sequence, text] });
+    const key = keyOf(collection, id);
+    this.versions.set(key, 0);
+    this.own.add(key);
     // Nobody else sees a row this transaction inserted until it commits.
-    this.guarded.add(keyOf(collection, id));
+    this.guarded.add(key);
+    this.rows.set(key, { text, version: 0 });
   }
 
+  /**
+   * Queues an update. One of a record read is checked against the version read, in the database:
+   * a record that moved since fails the batch, and with it the transaction, so the update may
+   * travel in the same round trip as the COMMIT. One of a record never read must find it.
+   */
   async update(collection: string, id: string, record: unknown): Promise<void> {
     const key = keyOf(collection, id);
     const seen = this.versions.get(key);
+    const text = JSON.stringify(record) ?? 'null';
     this.changed.add(collection);
-    this.pending.push({
-      text: `UPDATE ${RECORDS} SET record = $3, version = version + 1 WHERE collection = $1 AND id = $2 AND ($4::int IS NULL OR version = $4)`,
-      params: [collection, id, JSON.stringify(record) ?? 'null', seen ?? null],
-      guarded: this.guarded.has(key),
-      check: (rows) => {
-        if (rows.count > 0) return;
-        if (seen !== undefined) throw new WriteConflict(collection, id);
-        throw new Error(`no record ${id} in ${collection}`);
-      },
-    });
-    if (seen !== undefined) this.versions.set(key, seen + 1);
+    this.rewritten.add(collection);
+    if (seen === undefined) {
+      this.pending.push({ op: ['w', collection, id, text] });
+      this.rows.delete(key);
+      return;
+    }
+    this.pending.push({ op: ['u', collection, id, text, seen], failure: (error) => (isCheckFailure(error) ? new WriteConflict(collection, id) : error) });
+    this.versions.set(key, seen + 1);
+    this.rows.set(key, { text, version: seen + 1 });
   }
 
   async remove(collection: string, id: string): Promise<boolean> {
     const key = keyOf(collection, id);
     const seen = this.versions.get(key);
-    const rows = await this.send({
-      text: `DELETE FROM ${RECORDS} WHERE collection = $1 AND id = $2 AND ($3::int IS NULL OR version = $3) RETURNING 1`,
-      params: [collection, id, seen === ABSENT ? null : (seen ?? null)],
-    });
+    const [row] = await this.send({ op: ['d', collection, id, seen === ABSENT ? null : (seen ?? null)] });
+    const removed = Number(row?.n ?? 0) > 0;
     this.versions.delete(key);
+    this.rows.delete(key);
     // Read as absent, found now: another transaction created it since (this one is undone and runs again).
-    if (seen === ABSENT && rows.length > 0) throw new WriteConflict(collection, id);
-    if (rows.length === 0) {
+    if (seen === ABSENT && removed) throw new WriteConflict(collection, id);
+    if (!removed) {
       if (seen === ABSENT) return false;
       if (seen !== undefined) throw new WriteConflict(collection, id);
       return false;
     }
     this.changed.add(collection);
+    this.rewritten.add(collection);
     return true;
   }
 
   /**
    * Takes transaction-scoped advisory locks on the records, in key order (no deadlock between two
-   * lockers). The statement is queued, not sent: it goes in the same batch as the next read (or
-   * the COMMIT), and the server runs a batch in order, so that read still waits for the lock. A
-   * lock this transaction already holds is not asked for again.
+   * lockers). The op is queued, not sent: it goes in the same batch as the next read (or the
+   * COMMIT), and the server runs a batch in order, so that read still waits for the lock. A lock
+   * this transaction already holds is not asked for again. The rows of the records are read right
+   * behind the lock, in the same batch (a caller locks what it is about to read): their reads then
+   * need no round trip of their own.
    */
   async lock(collection: string, ids: readonly string[]): Promise<void> {
     const wanted: bigint[] = [];
+    const fetch: string[] = [];
     for (const id of ids) {
-      this.locked.add(keyOf(collection, id));
-      const key = lockKey(collection, id);
-      if (!this.held.has(key)) {
-        this.held.add(key);
-        wanted.push(key);
+      const key = keyOf(collection, id);
+      this.locked.add(key);
+      const lock = lockKey(collection, id);
+      if (!this.held.has(lock)) {
+        this.held.add(lock);
+        wanted.push(lock);
       }
+      if (this.reserved && !this.versions.has(key) && !this.prefetching.has(key)) fetch.push(id);
     }
-    if (wanted.length === 0) return;
-    const keys = wanted.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
-    // Right behind another lock still queued: one statement takes both, in the same order.
-    const previous = this.pending.at(-1);
-    if (previous?.text === LOCK) (previous.params[0] as string[]).push(...keys);
-    else this.pending.push({ text: LOCK, params: [keys] });
+    if (wanted.length > 0) this.queueLocks(wanted.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String));
+    if (fetch.length === 0) return;
+    for (const id of fetch) this.prefetching.add(keyOf(collection, id));
+    this.pending.push({ op: ['f', collection, fetch], take: (rows) => this.prefetched(collection, fetch, rows) });
+  }
+
+  /** Queues advisory locks; right behind another lock op still queued, one op takes both, in the same order. */
+  private queueLocks(keys: string[]): void {
+    const previous = this.pending.at(-1)?.op;
+    if (previous?.[0] === 'l') (previous[1] as string[]).push(...keys);
+    else this.pending.push({ op: ['l', keys] });
+  }
+
+  /** Keeps the prefetched rows of locked records (absent ones as absent), unless read meanwhile. */
+  private prefetched(collection: string, ids: readonly string[], rows: Row[]): void {
+    const found = new Map<string, Row>();
+    for (const row of rows) found.set(row.id!, row);
+    for (const id of ids) {
+      const key = keyOf(collection, id);
+      if (!this.prefetching.delete(key) || this.versions.has(key) || this.rows.has(key)) continue;
+      const row = found.get(id);
+      this.rows.set(key, row ? { text: row.record!, version: row.version! } : { text: undefined, version: ABSENT });
+    }
   }
 
   /**
@@ -274,21 +349,35 @@ export class DbTransaction {
     const key = lockKey(collection, id);
     if (this.held.has(key)) return;
     this.held.add(key);
-    const previous = this.pending.at(-1);
-    if (previous?.text === LOCK) (previous.params[0] as string[]).push(String(key));
-    else this.pending.push({ text: LOCK, params: [[String(key)]] });
+    this.queueLocks([String(key)]);
+  }
+
+  /**
+   * Queues an insert numbered by the database in the COMMIT's batch (see
+   * {@link StoreTransaction.insertNumbered}): the collection's order lock, then the insert, so
+   * numbers follow commit order while the lock is held only for the commit itself.
+   */
+  async insertNumbered(collection: string, field: string, record: Record<string, unknown>, partition = ''): Promise<void> {
+    const sequence = await this.sequences.ensure(collection);
+    const { [field]: _number, ...rest } = record;
+    const restText = JSON.stringify(rest);
+    const before = `{${JSON.stringify(field)}:`;
+    const after = restText === '{}' ? '}' : `,${restText.slice(1)}`;
+    this.changed.add(collection);
+    this.inserted.add(countKey(collection, partition));
+    this.numbered.push({ op: ['nb', collection, partition, before, after, sequence], record, field });
   }
 
   /** Opens a savepoint (queued); answers its name for {@link release} or {@link rollbackTo}. */
   savepoint(): string {
     const name = `s${++this.savepoints}`;
-    this.pending.push({ text: `SAVEPOINT ${name}`, params: [] });
+    this.pending.push({ text: `SAVEPOINT ${name}` });
     return name;
   }
 
   /** Ends a savepoint whose work stays (queued). */
   release(name: string): void {
-    this.pending.push({ text: `RELEASE SAVEPOINT ${name}`, params: [] });
+    this.pending.push({ text: `RELEASE SAVEPOINT ${name}` });
   }
 
   /** Undoes the work since the savepoint: statements not yet sent are dropped, the rest rolled back. */
@@ -296,30 +385,38 @@ export class DbTransaction {
     // Locks asked for inside the savepoint are dropped or released with it; asking again for one
     // still held is harmless.
     this.held.clear();
+    // Rows read or written inside the savepoint may be undone: read them again.
+    this.rows.clear();
+    this.prefetching.clear();
     const at = this.pending.findIndex((statement) => statement.text === `SAVEPOINT ${name}`);
     if (at >= 0) {
       this.pending.length = at;
       return;
     }
     this.pending = [];
-    await this.send({ text: `ROLLBACK TO SAVEPOINT ${name}`, params: [] });
+    await this.send({ text: `ROLLBACK TO SAVEPOINT ${name}` });
     this.release(name);
     // Versions read inside the savepoint may be of rows it wrote; forgetting them only skips checks.
     this.versions.clear();
     this.guarded.clear();
   }
 
-  /** Sends what is queued, `extra` statements (a NOTIFY) and COMMIT; gives the connection back. */
-  async commit(extra: Array<{ text: string; params: unknown[] }> = []): Promise<void> {
+  /**
+   * Sends what is queued, the numbered inserts behind their order lock, `extra` (statements of
+   * their own, then ops: a NOTIFY) and COMMIT, in one round trip: every check is made in the
+   * database, where a failed one fails the transaction, so the COMMIT behind it rolls back. Gives
+   * the connection back; writes the numbers into their records.
+   */
+  async commit(extra: { statements?: Array<{ text: string; params: unknown[] }>; ops?: unknown[][] } = {}): Promise<void> {
     try {
-      // Queued writes with a check (first updater wins) go first, on their own: sent in one
-      // pipelined batch with COMMIT, the rest of the transaction would be committed before the
-      // check saw that an update matched no row (a lost update, a quota passed).
-      // Money rows, locked before they were read, are exempt: no other writer can have moved them,
-      // so a send keeps its single round trip.
-      if (this.pending.some((statement) => statement.check && !statement.guarded)) await this.send();
-      this.pending.push(...extra);
-      await this.send({ text: 'COMMIT', params: [] });
+      if (this.numbered.length > 0) {
+        const orders = [...new Set(this.numbered.map(({ op }) => String(lockKey(op[1] as string, ORDER))))];
+        this.pending.push({ op: ['l', orders.sort()] });
+        for (const { op, record, field } of this.numbered) this.pending.push({ op, take: (rows) => void (record[field] = Number(rows[0]!.n)) });
+      }
+      for (const statement of extra.statements ?? []) this.pending.push(statement);
+      for (const op of extra.ops ?? []) this.pending.push({ op });
+      await this.send({ text: 'COMMIT' });
     } catch (error) {
       // A statement of the batch failed, and PostgreSQL skips what follows it, COMMIT included:
       // end the transaction here, or the connection goes back to the pool inside it.
@@ -333,7 +430,7 @@ export class DbTransaction {
   /** Rolls back (nothing of it stays) and gives the connection back; never throws. */
   async rollback(): Promise<void> {
     if (!this.reserved) return;
-    const began = !this.pending[0]?.text.startsWith('BEGIN');
+    const began = this.pending[0]?.text !== BEGIN;
     this.pending = [];
     try {
       // BEGIN still queued means nothing was ever sent.

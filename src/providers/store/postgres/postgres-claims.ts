@@ -1,6 +1,6 @@
 import type { ReservedSql, Sql } from 'postgres';
 import type { ClaimRelease } from '../../../core/ports/store.js';
-import { lockKey } from './db-transaction.js';
+import { lockKey } from './record-keys.js';
 import { translate } from './postgres-errors.js';
 
 /** Advisory-lock namespace of claims. */

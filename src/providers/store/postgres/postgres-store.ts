@@ -8,6 +8,8 @@ import { runOutside } from '../run-outside.js';
 import { UnitAdmission } from '../unit-admission.js';
 import { DbTransaction } from './db-transaction.js';
 import { PostgresClaims } from './postgres-claims.js';
+import { ReadCache } from './read-cache.js';
+import { RemoteCommits } from './remote-commits.js';
 import { WriteConflict, isRetryable, isUnreachable, translate } from './postgres-errors.js';
 import { PostgresRuntimeState } from './postgres-runtime-state.js';
 import { migrate, SCHEMA_VERSION, schemaVersion, SchemaTooNewError } from './postgres-schema.js';
@@ -44,6 +46,8 @@ interface Unit {
   outside: Array<() => Promise<unknown>>;
   /** Records earlier runs of this unit lost a race on (see {@link DbTransaction.contend}). */
   contended: ReadonlyArray<{ collection: string; id: string }>;
+  /** Records the unit read through the view from the process's cache: checked in its transaction. */
+  cachedReads: Array<{ collection: string; id: string; version: number }>;
 }
 
 function delay(ms: number): Promise<void> {
@@ -55,7 +59,7 @@ function delay(ms: number): Promise<void> {
  * durable unit one database transaction (each store transaction a savepoint in it), committed
  * before the answer. READ COMMITTED with explicit locks on money rows ({@link StoreTransaction.lock})
  * and a first-updater-wins check on every other update; a unit that loses a race runs again.
- * Commits are announced with NOTIFY so other processes follow (jobs, events, the clock).
+ * Commits are announced with NOTIFY as other processes follow them (jobs, events, the clock; see RemoteCommits).
  * Nothing is cached: a process's memory does not grow with the world.
  */
 export class PostgresStore implements Store {
@@ -64,11 +68,14 @@ export class PostgresStore implements Store {
   private readonly inTransaction = new AsyncLocalStorage<true>();
   private readonly admission = new UnitAdmission(this.units);
   private readonly hooks: Array<() => void | Promise<void>> = [];
-  private readonly remoteListeners: Array<(collections: ReadonlySet<string>) => void> = [];
   private readonly processId = randomUUID();
   private readonly sequences: Sequences;
   private readonly onError: (error: unknown) => void;
   private readonly claims: PostgresClaims;
+  /** Counts and pages read before, answered again inside units with a check (see ReadCache). */
+  private readonly cache = new ReadCache();
+  /** Word of commits to and from other processes. */
+  private readonly remote: RemoteCommits;
   private unlisten: (() => Promise<void>) | undefined;
   private closed = false;
   readonly runtimeState: PostgresRuntimeState;
@@ -82,6 +89,11 @@ export class PostgresStore implements Store {
     this.sequences = new Sequences(control);
     this.claims = new PostgresClaims(control, () => this.assertOpen());
     this.onError = options.onError ?? ((error) => process.stderr.write(`store: after-commit callback failed: ${(error as Error)?.stack ?? String(error)}\n`));
+    this.remote = new RemoteCommits(
+      this.processId,
+      (collections) => this.announce(collections),
+      (callback) => this.guard(callback),
+    );
     this.runtimeState = new PostgresRuntimeState(control, () => this.announce(new Set([CLOCK_CHANGED])));
   }
 
@@ -100,7 +112,7 @@ export class PostgresStore implements Store {
         if (found < SCHEMA_VERSION) throw new Error(`the database has schema version ${found}; run agent-services migrate first`);
       } else await migrate(control);
       const store = new PostgresStore(sql, control, options);
-      const listening = await control.listen(CHANNEL, (payload) => store.received(payload));
+      const listening = await control.listen(CHANNEL, (payload) => store.remote.received(payload));
       store.unlisten = () => listening.unlisten();
       return store;
     } catch (error) {
@@ -110,7 +122,7 @@ export class PostgresStore implements Store {
   }
 
   readonly view: StoreView = {
-    get: (collection, id) => this.read((db) => db.get(collection, id)),
+    get: (collection, id) => this.viewGet(collection, id),
     page: (collection, query) => this.read((db) => db.page(collection, query)),
     all: (collection) => this.read((db) => db.all(collection)),
     count: (collection, partition) => this.read((db) => db.count(collection, partition)),
@@ -126,7 +138,7 @@ export class PostgresStore implements Store {
     claim: (name) => this.claims.claim(name),
     awaitClaim: (name) => this.claims.awaitClaim(name),
     claimReading: (name, collection, id) => this.claims.claimReading(name, { collection, id }),
-    onRemoteCommit: (listener) => void this.remoteListeners.push(listener),
+    onRemoteCommit: (listener, follow) => this.remote.follow(listener, follow),
     savedClock: () => this.runtimeState.savedClock(),
   };
 
@@ -144,6 +156,32 @@ export class PostgresStore implements Store {
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  /**
+   * A read through the view inside a unit whose transaction has not begun: answered from the
+   * process's cache when it holds the record, checked in the unit's transaction (begun for it if
+   * need be), so the unit commits only if the record is still as read; else read from the pool
+   * and kept. Elsewhere as {@link read}.
+   */
+  private async viewGet<T>(collection: string, id: string): Promise<T | undefined> {
+    const unit = this.current();
+    if (!unit || unit.db || unit.doomed || this.inTransaction.getStore()) return this.read((db) => db.get<T>(collection, id));
+    const cached = this.cache.record(collection, id);
+    if (cached) {
+      unit.cachedReads.push({ collection, id, version: cached.version });
+      return JSON.parse(cached.text) as T;
+    }
+    const generation = this.cache.generation(collection);
+    let row: { text: string; version: number } | undefined;
+    try {
+      row = await DbTransaction.reader(this.sql, this.sequences).row(collection, id);
+    } catch (error) {
+      throw translate(error);
+    }
+    if (!row) return undefined;
+    this.cache.keepRecord(collection, id, row.text, row.version, generation);
+    return JSON.parse(row.text) as T;
   }
 
   private current(): Unit | undefined {
@@ -168,8 +206,10 @@ export class PostgresStore implements Store {
 
   /** Begins the unit's database transaction, first taking the turn on each record an earlier run lost a race on. */
   private async begin(unit: Unit): Promise<DbTransaction> {
-    const db = await DbTransaction.begin(this.sql, this.sequences);
+    const db = await DbTransaction.begin(this.sql, this.sequences, this.cache);
     for (const { collection, id } of unit.contended) db.contend(collection, id);
+    // Checked in every database transaction the unit begins: one rolled back whole takes its checks with it.
+    for (const { collection, id, version } of unit.cachedReads) db.expectRecord(collection, id, version);
     return db;
   }
 
@@ -211,6 +251,9 @@ export class PostgresStore implements Store {
       afterCommit: (callback) => void (usable(), after.push(callback)),
       afterApply: (callback) => void (usable(), applied.push(callback)),
       beforeCommit: (work) => void (usable(), beforeCommit.push(work)),
+      // Only in the steps run just before the COMMIT, whose failure fails the unit: nothing rolls
+      // back to a savepoint behind a numbered insert, which is queued for the COMMIT's batch.
+      ...(final ? { insertNumbered: (collection: string, field: string, record: object, partition?: string) => (usable(), db.insertNumbered(collection, field, record as Record<string, unknown>, partition)) } : {}),
     };
     try {
       const result = await this.inTransaction.run(true, fn, tx);
@@ -258,12 +301,14 @@ export class PostgresStore implements Store {
       // Records a run of this unit lost a race on: the next runs take their turn on them first.
       const contended: Array<{ collection: string; id: string }> = [];
       for (let attempt = 1; ; attempt++) {
-        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], beforeCommit: [], outside: [], contended };
+        const unit: Unit = { open: true, db: null, turn: Promise.resolve(), doomed: undefined, applied: [], after: [], beforeCommit: [], outside: [], contended, cachedReads: [] };
         let outcome: { ok: true; value: T } | { ok: false; error: unknown };
         try {
           const value = await this.units.run(unit, async () => {
             const result = await work();
-            if (last && !unit.doomed) await this.transaction((tx) => last(tx, result));
+            // The last step (an Idempotency-Key's record) without a savepoint of its own: should
+            // it fail, the unit fails whole, so the effect never commits without its record.
+            if (last && !unit.doomed) await this.inTurn(unit, () => this.apply(unit, (tx) => last(tx, result), true));
             return result;
           });
           outcome = { ok: true, value };
@@ -291,12 +336,25 @@ export class PostgresStore implements Store {
           unit.doomed ??= { error };
         }
         await unit.turn;
+        // Reads answered from the cache are checked even by a unit that began no transaction.
+        if (unit.cachedReads.length > 0 && !unit.db && !unit.doomed) {
+          try {
+            unit.db = await this.begin(unit);
+          } catch (error) {
+            unit.doomed = { error };
+          }
+        }
         unit.open = false;
         const failure = unit.doomed ?? (!outcome.ok && (isRetryable(outcome.error) || isUnreachable(outcome.error)) ? { error: outcome.error } : undefined);
         try {
           if (failure) throw failure.error;
           // What the unit applied commits even when `work` threw (as every store does), then the throw goes on.
-          if (unit.db) await unit.db.commit(this.commitStatements(unit.db));
+          if (unit.db) {
+            const notice = unit.db.wrote ? this.remote.withCommit(unit.db.changed) : undefined;
+            await unit.db.commit(this.commitStatements(unit.db, notice));
+            this.cache.committed(unit.db.inserted, unit.db.rewritten);
+            if (unit.db.wrote && notice === undefined) this.remote.committed(unit.db.changed);
+          }
         } catch (error) {
           if (!failure) unit.db = null; // commit() gave the connection back
           await unit.db?.rollback();
@@ -319,10 +377,10 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** The NOTIFY of what a commit changed, and the world's creation with its first commit. */
-  private commitStatements(db: DbTransaction): Array<{ text: string; params: unknown[] }> {
-    if (!db.wrote) return [];
-    return [...this.runtimeState.creationStatements(), { text: 'SELECT pg_notify($1, $2)', params: [CHANNEL, this.payloadOf(db.changed)] }];
+  /** The NOTIFY of what a commit changed (`notice`, when it is sent with the commit), and the world's creation with its first commit. */
+  private commitStatements(db: DbTransaction, notice: string | undefined): { statements?: Array<{ text: string; params: unknown[] }>; ops?: unknown[][] } {
+    if (!db.wrote) return {};
+    return { statements: this.runtimeState.creationStatements(), ops: notice === undefined ? [] : [['x', CHANNEL, notice]] };
   }
 
   /** After a durable commit: after-apply callbacks, commit hooks, after-commit callbacks, outside any unit. */
@@ -372,23 +430,9 @@ export class PostgresStore implements Store {
     await this.announce(new Set(Object.keys(snapshot.collections)));
   }
 
-  private payloadOf(collections: ReadonlySet<string>): string {
-    const text = `${this.processId}|${[...collections].join(',')}`;
-    // NOTIFY payloads stay under 8000 bytes; a commit of that many collections says "everything".
-    return text.length < 7000 ? text : `${this.processId}|*`;
-  }
-
   /** Announces a change made outside a unit (the clock, an import). */
   private async announce(collections: ReadonlySet<string>): Promise<void> {
-    await this.control`SELECT pg_notify(${CHANNEL}, ${this.payloadOf(collections)})`;
-  }
-
-  /** A NOTIFY arrived: tells the listeners what another process changed. */
-  private received(payload: string): void {
-    const bar = payload.indexOf('|');
-    if (bar < 0 || payload.slice(0, bar) === this.processId) return;
-    const collections = new Set(payload.slice(bar + 1).split(','));
-    for (const listener of this.remoteListeners) this.guard(() => listener(collections));
+    await this.control`SELECT pg_notify(${CHANNEL}, ${this.remote.payloadOf(collections)})`;
   }
 
   private assertOpen(): void {
@@ -398,6 +442,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.remote.close();
     await this.unlisten?.().catch(() => undefined);
     await this.claims.close();
     await Promise.allSettled([this.sql.end({ timeout: 5 }), this.control.end({ timeout: 5 })]);

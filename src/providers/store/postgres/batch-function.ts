@@ -1,0 +1,99 @@
+/**
+ * `agent_services_batch(ops jsonb)`, installed by schema version 2: runs a transaction's queued
+ * reads and writes, in order, as ONE statement, so a round trip costs one Bind/Execute/Sync
+ * whatever it carries (postgres.js sends a Sync, and PostgreSQL a ReadyForQuery, per statement).
+ * Each op is a JSON array whose first element names it; what an op reads comes back as rows
+ * tagged with the op's index `i` (`n`: a position, a count or a row count). A check that fails
+ * (a version that moved, a cached read gone stale) raises SQLSTATE 40001 with the op's index as
+ * DETAIL: the statement, and the transaction with it, fail, so a COMMIT sent behind it in the same
+ * round trip rolls back. The plans of the statements inside are prepared once per connection.
+ */
+export const BATCH_FUNCTION = `
+CREATE OR REPLACE FUNCTION agent_services_batch(ops jsonb)
+RETURNS TABLE (i integer, id text, record text, version integer, n bigint)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  op jsonb;
+  k integer := -1;
+  got bigint;
+  seen text;
+BEGIN
+  FOR op IN SELECT value FROM jsonb_array_elements(ops) LOOP
+    k := k + 1;
+    CASE op->>0
+    WHEN 'g' THEN -- get: collection, id
+      RETURN QUERY SELECT k, r.id, r.record, r.version, NULL::bigint FROM agent_services_records r WHERE r.collection = op->>1 AND r.id = op->>2;
+    WHEN 'f' THEN -- the rows of records just locked: collection, [ids]
+      RETURN QUERY SELECT k, r.id, r.record, r.version, NULL::bigint FROM agent_services_records r
+        WHERE r.collection = op->>1 AND r.id = ANY (ARRAY(SELECT jsonb_array_elements_text(op->2)));
+    WHEN 'po' THEN -- a page, oldest first: collection, partition, after, limit
+      RETURN QUERY SELECT k, r.id, r.record, r.version, r.position FROM agent_services_records r
+        WHERE r.collection = op->>1 AND r.part = op->>2 AND r.position > (op->>3)::bigint ORDER BY r.position ASC LIMIT (op->>4)::bigint;
+    WHEN 'pn' THEN -- a page, newest first: collection, partition, before, limit
+      RETURN QUERY SELECT k, r.id, r.record, r.version, r.position FROM agent_services_records r
+        WHERE r.collection = op->>1 AND r.part = op->>2 AND r.position < (op->>3)::bigint ORDER BY r.position DESC LIMIT (op->>4)::bigint;
+    WHEN 'a' THEN -- every record of a collection: collection
+      RETURN QUERY SELECT k, r.id, r.record, r.version, r.position FROM agent_services_records r WHERE r.collection = op->>1 ORDER BY r.position;
+    WHEN 'c' THEN -- a count: collection, partition (null: the whole collection)
+      IF op->>2 IS NULL THEN
+        RETURN QUERY SELECT k, NULL::text, NULL::text, NULL::integer, count(*) FROM agent_services_records r WHERE r.collection = op->>1;
+      ELSE
+        RETURN QUERY SELECT k, NULL::text, NULL::text, NULL::integer, count(*) FROM agent_services_records r WHERE r.collection = op->>1 AND r.part = op->>2;
+      END IF;
+    WHEN 'i' THEN -- insert: collection, id, partition, sequence, record
+      INSERT INTO agent_services_records (collection, id, part, position, record) VALUES (op->>1, op->>2, op->>3, nextval((op->>4)::regclass), op->>5);
+    WHEN 'u' THEN -- update checked against the version read: collection, id, record, version
+      UPDATE agent_services_records r SET record = op->>3, version = r.version + 1 WHERE r.collection = op->>1 AND r.id = op->>2 AND r.version = (op->>4)::integer;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'agent-services: %/% changed since it was read', op->>1, op->>2 USING ERRCODE = '40001', DETAIL = k::text;
+      END IF;
+    WHEN 'w' THEN -- update of a record never read, which must exist: collection, id, record
+      UPDATE agent_services_records r SET record = op->>3, version = r.version + 1 WHERE r.collection = op->>1 AND r.id = op->>2;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'no record % in %', op->>2, op->>1 USING ERRCODE = 'P0002', DETAIL = k::text;
+      END IF;
+    WHEN 'd' THEN -- remove, checked against the version read (null: none read): collection, id, version
+      DELETE FROM agent_services_records r WHERE r.collection = op->>1 AND r.id = op->>2 AND (op->>3 IS NULL OR r.version = (op->>3)::integer);
+      GET DIAGNOSTICS got = ROW_COUNT;
+      RETURN QUERY SELECT k, NULL::text, NULL::text, NULL::integer, got;
+    WHEN 'ec' THEN -- a cached count, checked: collection, partition, count
+      SELECT count(*) INTO got FROM agent_services_records r WHERE r.collection = op->>1 AND r.part = op->>2;
+      IF got <> (op->>3)::bigint THEN
+        RAISE EXCEPTION 'agent-services: a count of % changed since it was read', op->>1 USING ERRCODE = '40001', DETAIL = k::text;
+      END IF;
+    WHEN 'ep' THEN -- a cached page, checked: collection, partition, 'o' or 'n', bound, limit, its ids and versions
+      IF op->>3 = 'o' THEN
+        SELECT coalesce(string_agg(p.id || ':' || p.version, ',' ORDER BY p.position ASC), '') INTO seen FROM (SELECT r.id, r.version, r.position FROM agent_services_records r
+          WHERE r.collection = op->>1 AND r.part = op->>2 AND r.position > (op->>4)::bigint ORDER BY r.position ASC LIMIT (op->>5)::bigint) p;
+      ELSE
+        SELECT coalesce(string_agg(p.id || ':' || p.version, ',' ORDER BY p.position DESC), '') INTO seen FROM (SELECT r.id, r.version, r.position FROM agent_services_records r
+          WHERE r.collection = op->>1 AND r.part = op->>2 AND r.position < (op->>4)::bigint ORDER BY r.position DESC LIMIT (op->>5)::bigint) p;
+      END IF;
+      IF seen <> op->>6 THEN
+        RAISE EXCEPTION 'agent-services: a page of % changed since it was read', op->>1 USING ERRCODE = '40001', DETAIL = k::text;
+      END IF;
+    WHEN 'eg' THEN -- a cached record, checked: collection, id, version
+      IF NOT EXISTS (SELECT FROM agent_services_records r WHERE r.collection = op->>1 AND r.id = op->>2 AND r.version = (op->>3)::integer) THEN
+        RAISE EXCEPTION 'agent-services: %/% changed since it was read', op->>1, op->>2 USING ERRCODE = '40001', DETAIL = k::text;
+      END IF;
+    WHEN 'l' THEN -- transaction-level advisory locks, in the order given: [keys]
+      PERFORM pg_advisory_xact_lock(t.x::bigint) FROM jsonb_array_elements_text(op->1) WITH ORDINALITY AS t(x, o) ORDER BY t.o;
+    WHEN 'nb' THEN -- an insert numbered here: collection, partition, text before the number, text after it, sequence
+      got := nextval((op->>5)::regclass);
+      INSERT INTO agent_services_records (collection, id, part, position, record) VALUES (op->>1, got::text, op->>2, got, (op->>3) || got || (op->>4));
+      RETURN QUERY SELECT k, NULL::text, NULL::text, NULL::integer, got;
+    WHEN 'x' THEN -- a notice to the other processes: channel, payload
+      PERFORM pg_notify(op->>1, op->>2);
+    WHEN 'm' THEN -- a row of the world's state, kept if present: key, value
+      INSERT INTO agent_services_meta (key, value) VALUES (op->>1, op->>2) ON CONFLICT (key) DO NOTHING;
+    ELSE
+      RAISE EXCEPTION 'agent_services_batch: unknown op %', op->>0;
+    END CASE;
+  END LOOP;
+END
+$fn$;
+`;
+
+/** The statement that runs one batch of ops. */
+export const RUN_BATCH = 'SELECT i, id, record, version, n FROM agent_services_batch($1::text::jsonb)';

@@ -1,0 +1,101 @@
+import type { RemoteFollow } from '../../../core/ports/store.js';
+
+/** How a listener follows other processes' commits (see {@link RemoteFollow}). */
+interface Follower {
+  listener: (collections: ReadonlySet<string>) => void;
+  /** Undefined: every collection. */
+  collections: ReadonlySet<string> | undefined;
+}
+
+/**
+ * Word of commits between the processes of one world, over LISTEN/NOTIFY. A NOTIFY costs the
+ * committing transaction, every listening connection and every other process a wake-up, so a
+ * commit announces itself only as its followers need: in its own COMMIT when it changed a
+ * collection followed at once (jobs, memories), in a NOTIFY sent within the latency allowed when
+ * it changed only collections followed with one (the event log, a few times a second), and not at
+ * all when nobody follows what it changed (a book transfer's balances and history).
+ */
+export class RemoteCommits {
+  private readonly followers: Follower[] = [];
+  /** Collections followed with each commit; undefined once some listener follows every collection. */
+  private urgent: Set<string> | undefined = new Set();
+  /** Collections followed with a latency, and the smallest latency allowed for each. */
+  private readonly lazy = new Map<string, number>();
+  /** Changed collections waiting for the next batched announcement, and its timer. */
+  private readonly waiting = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly processId: string,
+    /** Sends one NOTIFY naming `collections` (outside any transaction). */
+    private readonly announce: (collections: ReadonlySet<string>) => Promise<void>,
+    private readonly guard: (callback: () => void) => void,
+  ) {}
+
+  follow(listener: (collections: ReadonlySet<string>) => void, follow?: RemoteFollow): void {
+    this.followers.push({ listener, collections: follow ? new Set(follow.collections) : undefined });
+    if (!follow) {
+      this.urgent = undefined;
+      return;
+    }
+    for (const collection of follow.collections) {
+      if (!follow.latencyMs) this.urgent?.add(collection);
+      else this.lazy.set(collection, Math.min(follow.latencyMs, this.lazy.get(collection) ?? Number.POSITIVE_INFINITY));
+    }
+  }
+
+  /** The payload of a NOTIFY for a commit that changed `changed` in its own COMMIT, if it must announce itself there. */
+  withCommit(changed: ReadonlySet<string>): string | undefined {
+    if (changed.size === 0) return undefined;
+    const urgent = this.urgent;
+    if (urgent && ![...changed].some((collection) => urgent.has(collection))) return undefined;
+    return this.payloadOf(changed);
+  }
+
+  /** After a commit that did not announce itself in its COMMIT: the collections followed with a latency wait for the next batched NOTIFY. */
+  committed(changed: ReadonlySet<string>): void {
+    let latency = Number.POSITIVE_INFINITY;
+    for (const collection of changed) {
+      const allowed = this.lazy.get(collection);
+      if (allowed === undefined) continue;
+      this.waiting.add(collection);
+      latency = Math.min(latency, allowed);
+    }
+    if (this.timer || latency === Number.POSITIVE_INFINITY) return;
+    // Half the latency allowed: the NOTIFY itself and the follower's read take the rest.
+    this.timer = setTimeout(() => this.flush(), Math.max(1, latency / 2));
+    this.timer.unref();
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const collections = new Set(this.waiting);
+    this.waiting.clear();
+    // A NOTIFY that cannot be sent (the database is away) is not sent again: followers catch up
+    // on the next one.
+    if (collections.size > 0) void this.announce(collections).catch(() => undefined);
+  }
+
+  /** A NOTIFY payload naming `collections` (under 8000 bytes: "everything" when they are that many). */
+  payloadOf(collections: ReadonlySet<string>): string {
+    const text = `${this.processId}|${[...collections].join(',')}`;
+    return text.length < 7000 ? text : `${this.processId}|*`;
+  }
+
+  /** A NOTIFY arrived: tells the listeners what another process changed. */
+  received(payload: string): void {
+    const bar = payload.indexOf('|');
+    if (bar < 0 || payload.slice(0, bar) === this.processId) return;
+    const collections = new Set(payload.slice(bar + 1).split(','));
+    const everything = collections.has('*');
+    for (const { listener, collections: followed } of this.followers) {
+      if (everything || !followed || [...collections].some((collection) => followed.has(collection))) this.guard(() => listener(collections));
+    }
+  }
+
+  /** Stops the batched announcement (the store is closing). */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
