@@ -36,6 +36,12 @@ export interface EventLog {
    * order without holding a lock for the whole transaction).
    */
   append(tx: StoreTransaction, event: NewEvent): Promise<void>;
+  /**
+   * Appends `events` in the caller's transaction, in order, exactly as that many {@link append}
+   * calls one after another would (numbers, hooks, and an event a hook appends between them), in
+   * one call: a book transfer appends two events on every send.
+   */
+  appendAll(tx: StoreTransaction, events: readonly NewEvent[]): Promise<void>;
   /** Events with `seq` greater than `after`, oldest first, at most `limit`. */
   after(after: number, limit: number): Promise<ServiceEvent[]>;
   /** Registers a listener called after commit for each new event (webhooks, streams). */

@@ -85,7 +85,9 @@ export interface StoreTransaction extends StoreView {
    * position as its id and as `record[field]` (written first in the stored record), numbered in
    * the database with the COMMIT itself, so a reader that saw a position never later sees a
    * smaller one, and nothing waits on the number in between. The store sets `record[field]` once
-   * the unit is durable, before its afterCommit callbacks run.
+   * the unit is durable, before its afterCommit callbacks run. The memory store, which runs one
+   * transaction at a time, has it on every handle and numbers at once: `record[field]` is set
+   * before the call answers (one call where a read of the last position and an insert took two).
    */
   insertNumbered?<T extends object>(collection: string, field: keyof T & string, record: T, partition?: string): Promise<void>;
 }

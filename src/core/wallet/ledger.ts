@@ -141,9 +141,10 @@ export class Ledger {
 
   /**
    * A book transfer's money movement, in this order: `debit` off the sender's balance, its `out`
-   * record, `credit` onto the payee's balance, its `in` record (each record with its event), as
-   * {@link adjust} and {@link record} do them, in one step rather than four (every book transfer
-   * passes here). The caller has locked both wallets.
+   * record, `credit` onto the payee's balance, its `in` record, then both records' events in one
+   * append (every book transfer passes here). Each collection gets its writes in the order
+   * {@link adjust} and {@link record} made them (positions are per collection, so a world's bytes
+   * are the same), and no append hook reads a wallet. The caller has locked both wallets.
    * @throws ApiError 402 insufficient_funds when the sender's balance would go below zero
    */
   async transfer(tx: StoreTransaction, out: StoredTransaction, incoming: StoredTransaction, debit: bigint, credit: bigint): Promise<void> {
@@ -151,12 +152,11 @@ export class Ledger {
     const [debited] = this.adjusted(sender, out.agent_id, out.asset, -debit);
     await (sender ? tx.update(WALLETS, out.agent_id, debited) : tx.insert(WALLETS, out.agent_id, debited));
     await tx.insert(TRANSACTIONS, historyId(out), out, this.partitionOf(out.agent_id, out.asset, out.direction));
-    await this.events.append(tx, createdEvent(out));
     const payee = await tx.get<WalletRecord>(WALLETS, incoming.agent_id);
     const [credited] = this.adjusted(payee, incoming.agent_id, incoming.asset, credit);
     await (payee ? tx.update(WALLETS, incoming.agent_id, credited) : tx.insert(WALLETS, incoming.agent_id, credited));
     await tx.insert(TRANSACTIONS, historyId(incoming), incoming, this.partitionOf(incoming.agent_id, incoming.asset, incoming.direction));
-    await this.events.append(tx, createdEvent(incoming));
+    await this.events.appendAll(tx, [createdEvent(out), createdEvent(incoming)]);
   }
 
   /**

@@ -58,8 +58,20 @@ export class StoreEventLog implements EventLog {
     const now = this.clock.now();
     // A store without beforeCommit runs its transactions one at a time: no lock to take, and no
     // async frame of its own around write's (two appends a send).
-    if (!tx.beforeCommit) return this.write(tx, event, now, false);
+    if (!tx.beforeCommit) return this.write(tx, [event], now, false);
     return this.appendShared(tx, event, now);
+  }
+
+  appendAll(tx: StoreTransaction, events: readonly NewEvent[]): Promise<void> {
+    const now = this.clock.now();
+    // One async frame for all of them (a book transfer appends two), each numbered and hooked in
+    // turn exactly as separate appends would be.
+    if (!tx.beforeCommit) return this.write(tx, events, now, false);
+    return this.appendSharedAll(tx, events, now);
+  }
+
+  private async appendSharedAll(tx: StoreTransaction, events: readonly NewEvent[], now: number): Promise<void> {
+    for (let i = 0; i < events.length; i++) await this.appendShared(tx, events[i]!, now);
   }
 
   /**
@@ -70,32 +82,50 @@ export class StoreEventLog implements EventLog {
   private async appendShared(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
     const appended: AppendedEvent = { type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     for (const hook of this.appendHooks) await hook(tx, appended);
-    tx.beforeCommit!((last) => this.write(last, event, now, true));
+    tx.beforeCommit!((last) => this.write(last, [event], now, true));
   }
 
   /**
-   * Numbers the event, stores it and arranges its delivery to listeners; runs the append hooks
-   * too unless `batched` (a shared store, where {@link appendShared} ran them).
+   * Numbers the events one after another, stores each and arranges its delivery to listeners;
+   * runs the append hooks of each too unless `batched` (a shared store, where {@link appendShared}
+   * ran them; it writes one event at a time).
    */
-  private async write(tx: StoreTransaction, event: NewEvent, now: number, batched: boolean): Promise<void> {
-    if (batched && tx.insertNumbered) return this.writeNumbered(tx, event, now);
-    // A store that runs transactions one at a time numbers with the last position, read here
-    // rather than in nextSeq's frame (two appends a send).
-    const seq = batched ? await this.nextSeq(tx) : (await tx.lastPosition(EVENTS)) + 1;
-    const entry: ServiceEvent = { seq, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
-    await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
-    if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
-    if (!batched) {
-      for (const hook of this.appendHooks) {
-        const writing = hook(tx, entry);
-        if (writing) await writing;
+  private async write(tx: StoreTransaction, events: readonly NewEvent[], now: number, batched: boolean): Promise<void> {
+    if (batched && tx.insertNumbered) return this.writeNumbered(tx, events[0]!, now);
+    // Indexed: an iterator held across the awaits would be an object per step. Each event is
+    // numbered at its own insert, so an event a hook appends (re-entering) takes the next number
+    // and the following event of `events` the one after it, as with separate appends.
+    const at = toIso(now);
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      let entry: ServiceEvent;
+      if (!batched && tx.insertNumbered) {
+        // A store that runs transactions one at a time and numbers its inserts (memory) numbers the
+        // event at once, in one call rather than a read of the last position and an insert.
+        entry = { seq: 0, type: event.type, agent_id: event.agent_id, at, data: event.data };
+        await tx.insertNumbered(EVENTS, 'seq', entry, PARTITION);
+      } else {
+        // A store that runs transactions one at a time numbers with the last position, read here
+        // rather than in nextSeq's frame (two appends a send).
+        const seq = batched ? await this.nextSeq(tx) : (await tx.lastPosition(EVENTS)) + 1;
+        entry = { seq, type: event.type, agent_id: event.agent_id, at, data: event.data };
+        await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
       }
-    }
-    if (this.delivered) tx.afterCommit(() => this.committedHere(entry));
-    else {
-      tx.afterCommit(() => {
-        for (const listener of this.listeners) listener(entry);
-      });
+      if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
+      // Delivery is arranged before the hooks run, so that an event a hook appends (numbered
+      // after this one) reaches the listeners after it too.
+      if (this.delivered) tx.afterCommit(() => this.committedHere(entry));
+      else {
+        tx.afterCommit(() => {
+          for (const listener of this.listeners) listener(entry);
+        });
+      }
+      if (!batched) {
+        for (const hook of this.appendHooks) {
+          const writing = hook(tx, entry);
+          if (writing) await writing;
+        }
+      }
     }
   }
 

@@ -5,6 +5,11 @@ export interface Row {
   position: number;
   record: unknown;
   live: boolean;
+  /**
+   * The answer of a read of this row, kept until the record changes: records such as agents are
+   * read on every request and rarely written, and a settled promise is an allocation per read.
+   */
+  answer: Promise<unknown> | undefined;
 }
 
 /** Rows of one partition in ascending position; removed rows stay as tombstones until compacted. */

@@ -38,9 +38,12 @@ const DONE: Promise<void> = Promise.resolve();
 /** What a read that found nothing answers: one settled promise, not a new one per read. */
 const NONE: Promise<undefined> = Promise.resolve(undefined);
 
-/** A read's answer as a promise (the shared {@link NONE} when it found nothing). */
-function answer<T>(value: T | undefined): Promise<T | undefined> {
-  return value === undefined ? NONE : Promise.resolve(value);
+/** What a count of nothing answers: one settled promise (a webhook check reads one per event). */
+const ZERO: Promise<number> = Promise.resolve(0);
+
+/** A count's answer as a promise (the shared {@link ZERO} for none). */
+function counted(count: number): Promise<number> {
+  return count === 0 ? ZERO : Promise.resolve(count);
 }
 
 /** Tombstones a partition may hold before it is compacted (and at least half its rows). */
@@ -75,7 +78,7 @@ export class MemoryStore implements Store {
       // No transaction runs (the usual case of a read before one): read without a closure.
       if (this.turns.current !== null) return this.turns.read(() => this.get(collection, id));
       try {
-        return answer(this.get(collection, id));
+        return this.read(collection, id);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -100,10 +103,10 @@ export class MemoryStore implements Store {
     };
     return {
       turn: null,
-      get: (collection, id) => answer(store.get(collection, id)),
+      get: (collection, id) => store.read(collection, id),
       page: (collection, query) => Promise.resolve(store.page(collection, query)),
       all: (collection) => Promise.resolve(store.all(collection)),
-      count: (collection, partition) => Promise.resolve(store.count(collection, partition)),
+      count: (collection, partition) => counted(store.count(collection, partition)),
       lastPosition: (collection) => Promise.resolve(store.lastPosition(collection)),
       insert(collection, id, record, partition) {
         store.insert(undoOf(this), collection, id, record, partition);
@@ -115,6 +118,15 @@ export class MemoryStore implements Store {
       },
       remove(collection, id) {
         return Promise.resolve(store.remove(undoOf(this), collection, id));
+      },
+      // Numbered at once: transactions run one at a time, so the next position is this insert's
+      // for good (one call where the event log made two, a read of the last position and an insert).
+      insertNumbered(collection, field, record, partition) {
+        const undo = undoOf(this);
+        const position = (store.collections.get(collection)?.nextPosition ?? 1) as never;
+        record[field] = position;
+        store.insert(undo, collection, String(position), record, partition);
+        return DONE;
       },
       lock() {
         undoOf(this);
@@ -251,7 +263,7 @@ export class MemoryStore implements Store {
         // already, and freezing a parsed request body's records up front would cost more than
         // parsing them did.
         const rowsOf = collection.partition(partition);
-        const row: Row = { id, partition: rowsOf.name, position, record, live: true };
+        const row: Row = { id, partition: rowsOf.name, position, record, live: true, answer: undefined };
         if (!collection.add(row, rowsOf)) throw new Error(`duplicate id ${id} in ${name}`);
         addRow(rowsOf, row);
         rowsOf.live++;
@@ -265,6 +277,13 @@ export class MemoryStore implements Store {
     let collection = this.collections.get(name);
     if (!collection) this.collections.set(name, (collection = new Collection(name)));
     return collection;
+  }
+
+  /** A read's answer, the row's kept one when its record has not changed since the last read. */
+  private read<T>(collection: string, id: string): Promise<T | undefined> {
+    const row = this.collections.get(collection)?.get(id);
+    if (row === undefined) return NONE;
+    return (row.answer ??= Promise.resolve(deepFreeze(row.record))) as Promise<T>;
   }
 
   private get<T>(collection: string, id: string): T | undefined {
@@ -317,7 +336,7 @@ export class MemoryStore implements Store {
     // lines) are written far more often than they are read.
     const partition = collection.partition(partitionName);
     // The partition's own name: the caller's string is often built per write (`owner/folder`).
-    const row: Row = { id, partition: partition.name, position: collection.nextPosition, record, live: true };
+    const row: Row = { id, partition: partition.name, position: collection.nextPosition, record, live: true, answer: undefined };
     if (!collection.add(row, partition)) throw new Error(`duplicate id ${id} in ${name}`);
     collection.nextPosition++;
     addRow(partition, row);
@@ -330,6 +349,7 @@ export class MemoryStore implements Store {
     if (!row) throw new Error(`no record ${id} in ${name}`);
     undo.push(UNDO_UPDATE, row, row.record);
     row.record = record;
+    row.answer = undefined;
   }
 
   private remove(undo: UndoLog, name: string, id: string): boolean {
@@ -350,6 +370,7 @@ export class MemoryStore implements Store {
   private undoWrite(kind: UndoKind, row: Row, operand: unknown): void {
     if (kind === UNDO_UPDATE) {
       row.record = operand;
+      row.answer = undefined;
       return;
     }
     const collection = operand as Collection;

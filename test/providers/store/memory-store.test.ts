@@ -92,4 +92,57 @@ describe('MemoryStore', () => {
       }),
     ).rejects.toThrow('duplicate id 1 in log');
   });
+  it('numbers an insert at once with insertNumbered: position as id and field, undone with its transaction', async () => {
+    const store = new MemoryStore();
+    await store.transaction((tx) => tx.insert('log', '1', { seq: 1, text: 'first' }));
+    const second = { seq: 0, text: 'second' };
+    await store.transaction(async (tx) => {
+      await tx.insertNumbered!('log', 'seq', second);
+      // Set before the call answers: the store runs alone, so the number is this insert's for good.
+      expect(second.seq).toBe(2);
+      expect(await tx.lastPosition('log')).toBe(2);
+    });
+    expect(await store.view.get('log', '2')).toEqual({ seq: 2, text: 'second' });
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.insertNumbered!('log', 'seq', { seq: 0, text: 'gone' });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const third = { seq: 0, text: 'third' };
+    await store.transaction((tx) => tx.insertNumbered!('log', 'seq', third));
+    expect(third.seq).toBe(3);
+    expect((await store.export()).collections.log!.rows.map(([id, , position, record]) => [id, position, record])).toEqual([
+      ['1', 1, { seq: 1, text: 'first' }],
+      ['2', 2, { seq: 2, text: 'second' }],
+      ['3', 3, { seq: 3, text: 'third' }],
+    ]);
+  });
+
+  it('answers a read with the record as it is now after updates and rolled-back updates', async () => {
+    const store = new MemoryStore();
+    await store.transaction((tx) => tx.insert('wallets', 'a', { n: 1 }));
+    expect(await store.view.get('wallets', 'a')).toEqual({ n: 1 });
+    expect(await store.view.get('wallets', 'a')).toEqual({ n: 1 });
+    await store.transaction(async (tx) => {
+      expect(await tx.get('wallets', 'a')).toEqual({ n: 1 });
+      await tx.update('wallets', 'a', { n: 2 });
+      expect(await tx.get('wallets', 'a')).toEqual({ n: 2 });
+    });
+    expect(await store.view.get('wallets', 'a')).toEqual({ n: 2 });
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.update('wallets', 'a', { n: 3 });
+        expect(await tx.get('wallets', 'a')).toEqual({ n: 3 });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await store.view.get('wallets', 'a')).toEqual({ n: 2 });
+    await store.transaction(async (tx) => {
+      await tx.remove('wallets', 'a');
+      expect(await tx.get('wallets', 'a')).toBeUndefined();
+      expect(await tx.count('wallets')).toBe(0);
+    });
+    expect(await store.view.get('wallets', 'a')).toBeUndefined();
+  });
 });

@@ -78,6 +78,40 @@ describe.each(STORE_KINDS)('StoreEventLog over $name', (kind) => {
     // A shared store runs the hooks before the events are numbered.
     if (!kind.alone) expect(hooked.some((appended) => 'seq' in appended)).toBe(false);
   });
+
+  it('appends several events in one call exactly as separate appends would, an event a hook appends included', async () => {
+    /** What the log holds after events 1 and 2 are appended by `appendTwo`, a hook appending event 9 when it sees event 1. */
+    const outcome = async (appendTwo: (log: StoreEventLog, tx: Parameters<StoreEventLog['append']>[0]) => Promise<void>) => {
+      const store = await kind.create();
+      const log = new StoreEventLog(store, new SimClock());
+      const hooked: number[] = [];
+      log.onAppend(async (tx, appended) => {
+        hooked.push(indexOf(appended));
+        await tx.insert('hooked', `h${indexOf(appended)}`, { at: appended.at });
+        if (indexOf(appended) === 1) await log.append(tx, event(9));
+      });
+      const listener = listen(log);
+      await store.transaction((tx) => appendTwo(log, tx));
+      await listener.reached(3);
+      const stored = await log.after(0, 100);
+      expect(listener.seen).toEqual(stored);
+      return { events: stored.map((entry) => [indexOf(entry), entry.seq]), hooked, hookRows: (await store.export()).collections.hooked!.rows.map(([id, , position]) => [id, position]) };
+    };
+    const separate = await outcome(async (log, tx) => {
+      await log.append(tx, event(1));
+      await log.append(tx, event(2));
+    });
+    const together = await outcome((log, tx) => log.appendAll(tx, [event(1), event(2)]));
+    expect(together).toEqual(separate);
+    expect(together.hooked).toEqual([1, 9, 2]);
+    // Numbered at each insert on the stores that run alone: the hook's event comes between.
+    if (kind.alone)
+      expect(together.events).toEqual([
+        [1, 1],
+        [9, 2],
+        [2, 3],
+      ]);
+  });
 });
 
 describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQL stores on one database (two processes)', () => {
