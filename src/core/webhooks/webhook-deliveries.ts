@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { Scheduler, type JobData } from '../services/scheduler.js';
 import { toIso } from '../shared/time.js';
 import { WebhookConfig } from './webhook-config.js';
-import { WebhookPayloads } from './webhook-payloads.js';
+import { WebhookPayloads, mayDeliver } from './webhook-payloads.js';
 import { WebhookService, type Endpoint } from './webhook.service.js';
 import { signatureHeader } from './signature.js';
 import { UrlGuard } from './url-guard.js';
@@ -89,7 +89,7 @@ export class WebhookDeliveries {
   enqueue(tx: StoreTransaction, event: AppendedEvent): Promise<void> | undefined {
     // Most events concern agents without endpoints: nothing to build for them, and no async frame
     // to build it in (every send appends two events).
-    if (!RELEVANT.has(event.type)) return undefined;
+    if (!RELEVANT.has(event.type) || !mayDeliver(event)) return undefined;
     const any = this.webhooks.anyFor(tx, event.agent_id);
     if (typeof any === 'boolean') return any ? this.build(tx, event) : undefined;
     return any.then((endpoints) => (endpoints > 0 ? this.build(tx, event) : undefined));

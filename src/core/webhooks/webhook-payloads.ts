@@ -15,6 +15,20 @@ export interface WebhookPayload {
 }
 
 /**
+ * Whether an event could have a payload at all, known from the event alone: a new wallet record is
+ * delivered only as money received (an `in` record that is not pending, of an agent); every other
+ * type the caller already knows to be deliverable is. The deliveries ask before they read anything,
+ * so the `out` record of every send costs no read of the agent's endpoints.
+ */
+export function mayDeliver(event: AppendedEvent): boolean {
+  if (event.type !== 'wallet.transaction.created') return true;
+  // A new `in` record (funding, a book transfer, a paid invoice) is money received; `out`
+  // records are the agent's own sends, answered to it already.
+  // A chain deposit is created `pending` when first seen: it is received when it confirms.
+  return event.data.direction === 'in' && event.data.status !== 'pending' && event.agent_id !== null;
+}
+
+/**
  * Turns event-log entries into webhook payloads. Wallet, email and memory log compact events
  * (ids and a few fields); the resource they name is read here, in the appending transaction, so
  * `data` is the resource exactly as the API answered it at that moment (a message that is later
@@ -36,10 +50,7 @@ export class WebhookPayloads {
     const data = event.data;
     switch (event.type) {
       case 'wallet.transaction.created': {
-        // A new `in` record (funding, a book transfer, a paid invoice) is money received; `out`
-        // records are the agent's own sends, answered to it already.
-        // A chain deposit is created `pending` when first seen: it is received when it confirms.
-        if (data.direction !== 'in' || data.status === 'pending' || agentId === null) return undefined;
+        if (!mayDeliver(event) || agentId === null) return undefined;
         return this.transaction(view, agentId, data.transaction_id, 'wallet.transaction.received');
       }
       case 'wallet.transaction.updated': {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../../src/index.js';
 import { advance, call } from './webhook-api-helpers.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
+import { mayDeliver } from '../../../src/core/webhooks/webhook-payloads.js';
 
 const EVM_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
@@ -86,5 +87,14 @@ describe('webhook payloads of the wallet, email and memory areas', () => {
     const listed = await call(runtime, 'GET', '/v1/memory/files', alice.api_key);
     expect(delivery!.body).toMatchObject({ type: 'file.indexed', agent_id: alice.agent_id, data: listed.body.files[0] });
     expect(delivery!.body.data.indexed).toBe(true);
+  });
+
+  it('knows from the event alone that a new out, pending or agentless wallet record is never delivered, so no endpoint is read for it', () => {
+    const created = (data: Record<string, unknown>, agentId: string | null = 'agt_1') => ({ type: 'wallet.transaction.created', agent_id: agentId, at: '2026-01-01T00:00:00.000Z', data });
+    expect(mayDeliver(created({ direction: 'in', status: 'confirmed' }))).toBe(true);
+    expect(mayDeliver(created({ direction: 'out', status: 'confirmed' }))).toBe(false);
+    expect(mayDeliver(created({ direction: 'in', status: 'pending' }))).toBe(false);
+    expect(mayDeliver(created({ direction: 'in', status: 'confirmed' }, null))).toBe(false);
+    expect(mayDeliver({ type: 'wallet.transaction.updated', agent_id: 'agt_1', at: '2026-01-01T00:00:00.000Z', data: { status: 'confirmed' } })).toBe(true);
   });
 });
