@@ -57,20 +57,18 @@ describe('TransactionTurns without store checks', () => {
   it('leaves alone callers of a stream of transactions that each end', async () => {
     vi.useFakeTimers();
     const turns = new TransactionTurns({ checks: false });
-    let gate!: () => void;
-    const first = turns.run(() => new Promise<void>((resolve) => (gate = resolve)));
-    const read = turns.read(() => 'read');
-    await vi.advanceTimersByTimeAsync(6_000);
-    gate();
-    await first;
-    expect(await read).toBe('read');
+    /** Runs a transaction for 6 s while a read waits on it, then ends it: the read is answered. */
+    const readDuringSixSeconds = async (answer: string) => {
+      let gate!: () => void;
+      const running = turns.run(() => new Promise<void>((resolve) => (gate = resolve)));
+      const read = turns.read(() => answer);
+      await vi.advanceTimersByTimeAsync(6_000);
+      gate();
+      await running;
+      expect(await read).toBe(answer);
+    };
+    await readDuringSixSeconds('read');
     // A new running transaction is watched afresh: 6 s more of the old watch fails nothing.
-    let gate2!: () => void;
-    const second = turns.run(() => new Promise<void>((resolve) => (gate2 = resolve)));
-    const read2 = turns.read(() => 'read2');
-    await vi.advanceTimersByTimeAsync(6_000);
-    gate2();
-    await second;
-    expect(await read2).toBe('read2');
+    await readDuringSixSeconds('read2');
   });
 });
