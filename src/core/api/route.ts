@@ -54,7 +54,7 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R = unkn
  * Room a multipart body takes beyond its file: boundaries, part headers (16 KiB each at most) and
  * the small fields the upload reader takes (20 of 64 KiB; src/http/multipart-upload.ts).
  */
-export const MULTIPART_FRAMING_BYTES = 2 * 1024 * 1024;
+const MULTIPART_FRAMING_BYTES = 2 * 1024 * 1024;
 
 /** The largest multipart body that can carry a file of `maxFileBytes`: an upload route's `maxBodyBytes`. */
 export function uploadBodyBytes(maxFileBytes: number): number {

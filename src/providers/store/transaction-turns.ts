@@ -21,7 +21,7 @@ interface WaitingRead {
  * Whether the stores check where they are called from (`AGENT_SERVICES_STORE_CHECKS=1`, set by the
  * test suite): see {@link TransactionTurns}.
  */
-export const STORE_CHECKS = process.env.AGENT_SERVICES_STORE_CHECKS === '1';
+const STORE_CHECKS = process.env.AGENT_SERVICES_STORE_CHECKS === '1';
 
 /** How long callers may wait on one running transaction before the wait is taken for a deadlock. */
 const DEADLOCK_MS = 10_000;
