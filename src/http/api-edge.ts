@@ -25,7 +25,7 @@ export interface ApiSource {
    */
   announcedOver(limit: number): Promise<ApiError | undefined>;
   /** Streams a multipart body of at most `limit` bytes into `handle` (see `withMultipartFile`). */
-  upload<T>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T>;
+  upload<T extends { status: number }>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T>;
 }
 
 /** An answer ready to be written: a JSON text, a file to stream, or nothing (204, HEAD). */

@@ -67,7 +67,10 @@ function connectionSignal(socket: Socket & { [SIGNAL]?: AbortSignal }): AbortSig
 
 /** An API request read from a Node `IncomingMessage`. */
 class NodeSource implements ApiSource {
-  constructor(private readonly request: IncomingMessage) {}
+  constructor(
+    private readonly request: IncomingMessage,
+    private readonly response: ServerResponse,
+  ) {}
 
   header(name: string): string | undefined {
     const value = this.request.headers[name];
@@ -93,12 +96,14 @@ class NodeSource implements ApiSource {
     return Promise.resolve(refuseAnnounced(this.request, limit));
   }
 
-  upload<T>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
-    const request = this.request;
-    // A body refused mid-way: what still comes is dropped as it arrives until the connection closes.
+  upload<T extends { status: number }>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+    const { request, response } = this;
+    // A body refused mid-way: what still comes is dropped as it arrives until the connection
+    // closes, after whatever answer is given (the 413, or the upload's own once it was kept).
     const refuse = () => {
       request.resume();
       closeGently(request);
+      if (!response.headersSent) response.setHeader('connection', 'close');
     };
     return withMultipartFile({ stream: request, contentType: this.header('content-type'), limit, refuse }, field, handle);
   }
@@ -128,7 +133,7 @@ class WebSource implements ApiSource {
     return refuseAnnouncedWeb(this.request, limit);
   }
 
-  upload<T>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+  upload<T extends { status: number }>(field: string, limit: number, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
     const stream = this.request.body ? Readable.fromWeb(this.request.body as unknown as NodeReadableStream<Uint8Array>) : Readable.from([]);
     // A body refused mid-way is cancelled: in process there is no connection to keep readable.
     return withMultipartFile({ stream, contentType: this.header('content-type'), limit, refuse: () => stream.destroy() }, field, handle);
@@ -221,7 +226,7 @@ export function createApp(runtime: Runtime, options: { metrics?: ServiceMetrics 
         const lookup = api.match(method, path);
         if (lookup.kind === 'route') {
           const route = lookup.route.path;
-          api.answer(lookup.route, lookup.params, search, new NodeSource(request)).then(
+          api.answer(lookup.route, lookup.params, search, new NodeSource(request, response)).then(
             (answer) => {
               noteRequest(response, route, answer.agentId ?? null);
               writeAnswer(response, answer, head);

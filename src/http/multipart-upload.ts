@@ -58,10 +58,12 @@ export interface UploadBody {
  * answers 400 after authentication). Once `handle` is done, whatever it left unread is read and
  * discarded before its answer is given, so the client is not cut off mid-send, but never past the
  * body's limit: a body that grows past it (chunked, or longer than it announced) is cut there, the
- * file's stream fails, and the answer is 413 payload_too_large with the connection closed,
- * whatever the handler answered. (A Content-Length over the limit is refused before this runs.)
+ * file's stream fails, and the answer is 413 payload_too_large with the connection closed, unless
+ * the handler answered 2xx: its upload was then kept (the file was complete before the excess,
+ * which came after it), and a 413 would say it was not; that answer is given and the connection
+ * still closed. (A Content-Length over the limit is refused before this runs.)
  */
-export async function withMultipartFile<T>(body: UploadBody, field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+export async function withMultipartFile<T extends { status: number }>(body: UploadBody, field: string, handle: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
   const { default: createParser } = await import('busboy');
   const { stream, limit } = body;
   let seen = 0;
@@ -91,8 +93,8 @@ export async function withMultipartFile<T>(body: UploadBody, field: string, hand
       stream.off('data', count);
       if (!(await drain(stream, limit - seen))) refuse();
     }
-    if (refused) throw refused;
-    if ('error' in settled) throw settled.error;
+    if ('error' in settled) throw refused ?? settled.error;
+    if (refused && !(settled.value.status >= 200 && settled.value.status < 300)) throw refused;
     return settled.value;
   };
   let parser: busboy.Busboy | undefined;

@@ -75,11 +75,11 @@ function millisecondsText(ms: number): string {
 }
 
 /**
- * The start of a line, `{"level":"info","time":"<ISO>"` and what follows it (`,"req_id":` for a
- * request line, nothing for pino's `timestamp`), for a wall-clock millisecond, remade only when
- * the millisecond changes: the lines of a saturated server share a few milliseconds each.
+ * A text made from the ISO time of a wall-clock millisecond (`Date.now()` when not given) by
+ * `make`, remade only when the millisecond changes: the lines of a saturated server share a few
+ * milliseconds each.
  */
-export function lineStart(follows: string): (epochMs?: number) => string {
+export function perMillisecond(make: (iso: string) => string): (epochMs?: number) => string {
   let lastMs = Number.NaN;
   let text = '';
   return (epochMs = Date.now()) => {
@@ -87,10 +87,18 @@ export function lineStart(follows: string): (epochMs?: number) => string {
     const ms = Number.isFinite(epochMs) ? Math.floor(epochMs) : Date.now();
     if (ms !== lastMs) {
       lastMs = ms;
-      text = `{"level":"info","time":"${new Date(ms).toISOString()}"${follows}`;
+      text = make(new Date(ms).toISOString());
     }
     return text;
   };
+}
+
+/**
+ * The start of an `info` line, `{"level":"info","time":"<ISO>"` and what follows it (`,"req_id":`
+ * for a request line), for a wall-clock millisecond ({@link perMillisecond}).
+ */
+export function lineStart(follows: string): (epochMs?: number) => string {
+  return perMillisecond((iso) => `{"level":"info","time":"${iso}"${follows}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './log-levels.js';
-import { lineStart, requestLine } from './request-line.js';
+import { lineStart, perMillisecond, requestLine } from './request-line.js';
 import type { CompletedRequest, RequestSink } from './request-telemetry.js';
 
 export { LOG_LEVELS, type LogLevel } from './log-levels.js';
@@ -143,20 +143,6 @@ class LineBatch implements DestinationStream {
   }
 }
 
-/** `,"time":"<ISO>"` made once per millisecond (pino's `timestamp`). */
-function cachedIsoTime(): () => string {
-  let lastMs = -1;
-  let field = '';
-  return () => {
-    const now = Date.now();
-    if (now !== lastMs) {
-      lastMs = now;
-      field = `,"time":"${new Date(now).toISOString()}"`;
-    }
-    return field;
-  };
-}
-
 /**
  * The service's JSON logs (DECISIONS.md: one line per request on stdout with `time`, `level`,
  * `req_id`, `method`, `route`, `status`, `ms`, `agent_id`), with pino: ISO times, level names,
@@ -179,7 +165,8 @@ export function createRequestLogger(options: { level?: LogLevel; dest?: number |
     {
       level: options.level ?? 'info',
       base: null,
-      timestamp: cachedIsoTime(),
+      // pino's `timestamp`: `,"time":"<ISO>"`, made once per millisecond.
+      timestamp: perMillisecond((iso) => `,"time":"${iso}"`),
       formatters: { level: (label: string) => ({ level: label }) },
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     },

@@ -271,6 +271,18 @@ describe('bodies past their route limit (a real socket): refused at once, before
     expect(answer.closed).toBe(true);
   });
 
+  it('answers a kept upload as kept when only what follows its file passes the limit, and closes the connection', async () => {
+    const s = await open(1000);
+    // A complete 500-byte file, then 3 MB after the closing boundary: the file is stored before the excess comes.
+    const parts = [chunk(FILE_PART), chunk(Buffer.alloc(500, 'a')), chunk(`\r\n--${BOUNDARY}--\r\n`), ...Array.from({ length: 48 }, () => chunk(Buffer.alloc(64 * 1024, 'b')))];
+    const answer = await exchange(s, Buffer.concat([Buffer.from(uploadHead(apiKey, 'Transfer-Encoding: chunked')), ...parts]));
+    expect(answer.status, answer.body).toBe(201);
+    expect(JSON.parse(answer.body)).toMatchObject({ name: 'file.bin', size: 500 });
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.closed).toBe(true);
+    expect(await files()).toHaveLength(1);
+  });
+
   it('still takes a chunked upload within the limit', async () => {
     const s = await open(1000);
     const body = Buffer.concat([chunk(FILE_PART), chunk(Buffer.alloc(500, 'a')), chunk(`\r\n--${BOUNDARY}--\r\n`), Buffer.from('0\r\n\r\n')]);

@@ -52,7 +52,7 @@ describe.each(STORES)('SIGKILL between the commit of a send and its broadcast, w
   beforeAll(async () => {
     await ensureBuilt();
     node = await startEdrServer();
-    await node.rpc('hardhat_setBalance', [keys.addresses(0).evm, '0x3635c9adc5dea00000']);
+    await node.giveGas(keys.addresses(0).evm as Hex);
     await node.sendUsdc(keys.addresses(0).evm as Hex, 1_000_000_000n);
     dir = mkdtempSync(join(tmpdir(), 'chain-crash-'));
   }, CLI_TEST_TIMEOUT_MS);

@@ -15,6 +15,8 @@ export interface EdrServer {
   sendUsdc(to: Hex, units: bigint): Promise<Hex>;
   /** Raw JSON-RPC (evm_snapshot, evm_revert, evm_mine, hardhat_setBalance, ...). */
   rpc(method: string, params?: unknown[]): Promise<unknown>;
+  /** Sets `address`'s ETH to 1,000 without a transaction (an operator's hot wallet: gas money). */
+  giveGas(address: Hex): Promise<void>;
   usdcBalance(address: Hex): Promise<bigint>;
   ethBalance(address: Hex): Promise<bigint>;
   close(): Promise<void>;
@@ -45,6 +47,9 @@ export async function startEdrServer(): Promise<EdrServer> {
     sendEth: (to, wei) => wallet.sendTransaction({ to, value: wei }),
     sendUsdc: (to, units) => wallet.writeContract({ address: usdc, abi: USDC_ABI, functionName: 'transfer', args: [to, units] }),
     rpc,
+    giveGas: async (address) => {
+      await rpc('hardhat_setBalance', [address, '0x3635c9adc5dea00000']);
+    },
     usdcBalance: (address) => reader.readContract({ address: usdc, abi: USDC_ABI, functionName: 'balanceOf', args: [address] }),
     ethBalance: (address) => reader.getBalance({ address }),
     close: () => server.close(),

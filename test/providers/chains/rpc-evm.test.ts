@@ -13,7 +13,7 @@ describe.each(CHAIN_STORES)('ethereum over JSON-RPC (a Hardhat EDR node the test
   beforeAll(async () => {
     node = await startEdrServer();
     // The operator's hot wallet: gas money and usdc float.
-    await node.rpc('hardhat_setBalance', [hot, '0x3635c9adc5dea00000']);
+    await node.giveGas(hot);
     await node.sendUsdc(hot, 1_000_000_000n);
     world = await chainWorld({ wallet: { chains: { ethereum: node.url }, usdc: { ethereum: node.usdc }, confirmations: { ethereum: 3 } } }, store);
     // Answers once the chains have started (cursor set at the head, nonces read).

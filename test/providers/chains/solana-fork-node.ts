@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
+import { chainWorld, type ChainStore, type ChainWorld } from './chain-world.js';
 
 /** A block as the node keeps it. */
 interface Block {
@@ -39,6 +40,19 @@ export interface ForkNode {
   /** A SOL transfer from outside to `to` (a transaction in the json encoding of getBlock). */
   solTransfer(to: string, lamports: number, signature?: string): { signature: string; transaction: unknown };
   close(): Promise<void>;
+}
+
+/** Devnet's usdc mint (no usdc moves on the scripted node). */
+const DEVNET_USDC_MINT = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
+
+/**
+ * A world whose solana runs over JSON-RPC against `node` (deposits credited at depth 3), answering
+ * once its chains have started (cursor set at the node's head).
+ */
+export async function forkNodeWorld(node: ForkNode, store: ChainStore): Promise<ChainWorld> {
+  const world = await chainWorld({ wallet: { chains: { solana: node.url }, usdc: { solana: DEVNET_USDC_MINT }, confirmations: { solana: 3 } } }, store);
+  await world.sim.chainHoldings({ network: 'solana' });
+  return world;
 }
 
 /** Starts the node on a free port with blocks at slots 1..`start`. */

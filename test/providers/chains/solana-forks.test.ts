@@ -3,20 +3,15 @@
 // block left the chain before its depth is never credited; one seen again on the new branch is
 // credited once; a block the node did not have yet is read again, not passed over.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAIN_STORES, chainWorld, eventually, type ChainWorld } from './chain-world.js';
-import { startForkNode, type ForkNode } from './solana-fork-node.js';
-
-/** Devnet's usdc mint (no usdc moves in these tests). */
-const MINT = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
+import { CHAIN_STORES, eventually, type ChainWorld } from './chain-world.js';
+import { forkNodeWorld, startForkNode, type ForkNode } from './solana-fork-node.js';
 
 describe.each(CHAIN_STORES)('solana forks over JSON-RPC (a scripted node), world in %s', (store) => {
   let node: ForkNode;
   let world: ChainWorld;
   beforeAll(async () => {
     node = await startForkNode();
-    world = await chainWorld({ wallet: { chains: { solana: node.url }, usdc: { solana: MINT }, confirmations: { solana: 3 } } }, store);
-    // Answers once the chains have started (cursor set at the node's head).
-    await world.sim.chainHoldings({ network: 'solana' });
+    world = await forkNodeWorld(node, store);
   }, 60_000);
   afterAll(async () => {
     await world?.runtime.close();

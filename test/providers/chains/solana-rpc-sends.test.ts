@@ -3,10 +3,8 @@
 // depth; one the cluster never took fails as dropped once the chain's block height is past its
 // blockhash's last valid height, with the amount returned and the fee kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceUntil, CHAIN_STORES, chainWorld, eventually, type ChainWorld } from './chain-world.js';
-import { OUTSIDE_SENDER, startForkNode, type ForkNode } from './solana-fork-node.js';
-
-const MINT = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
+import { advanceUntil, CHAIN_STORES, eventually, type ChainWorld } from './chain-world.js';
+import { forkNodeWorld, OUTSIDE_SENDER, startForkNode, type ForkNode } from './solana-fork-node.js';
 
 describe.each(CHAIN_STORES)('solana sends over JSON-RPC (a scripted node), world in %s', (store) => {
   let node: ForkNode;
@@ -15,8 +13,7 @@ describe.each(CHAIN_STORES)('solana sends over JSON-RPC (a scripted node), world
     node = await startForkNode();
     // Slots run ahead of block heights on a cluster (skipped slots make no block): 400 slots, one block.
     node.block([], node.head() + 400);
-    world = await chainWorld({ wallet: { chains: { solana: node.url }, usdc: { solana: MINT }, confirmations: { solana: 3 } } }, store);
-    await world.sim.chainHoldings({ network: 'solana' });
+    world = await forkNodeWorld(node, store);
   }, 60_000);
   afterAll(async () => {
     await world?.runtime.close();

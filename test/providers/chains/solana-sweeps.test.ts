@@ -101,6 +101,34 @@ describe('solana sweeps (LiteSVM)', () => {
     expect((await chain.holdings([agent])).usdc).toBe(0n);
   });
 
+  it('leaves a sweep signed again by another poller alone when it steps the expired record it read before', async () => {
+    const agent = keys.addresses(5).solana;
+    await chain.faucetDeposit('usdc', 2_000_000n, agent);
+    await nextSlot();
+    await sweeper.add('solana:e:usdc', 5, 'usdc', 2_000_000n);
+    const send = chain.sendWire.bind(chain);
+    chain.sendWire = async () => {};
+    await sweeper.run();
+    // What a second poller read, before this one found the blockhash expired and signed again.
+    const [stale] = await store.view.all<{ key: string; signature: string }>('chain_sweeps');
+    for (let i = 0; i < 152; i++) await nextSlot();
+    await sweeper.run();
+    await sweeper.run();
+    chain.sendWire = send;
+    const [resigned] = await store.view.all<{ signature: string; stage: string }>('chain_sweeps');
+    expect(resigned).toMatchObject({ stage: 'sent' });
+    expect(resigned!.signature).not.toBe(stale!.signature);
+    // The second poller's step from its stale read: the expiry it sees was handled already.
+    const other = new SolanaSweeper(chain, store, keys, signerOf(keys.solanaKey(0).privateKey));
+    await (other as unknown as { step(sweep: unknown): Promise<void> }).step(stale);
+    expect((await store.view.all('chain_sweeps'))[0]).toEqual(resigned);
+    await sweeper.run();
+    await nextSlot();
+    await sweeper.run();
+    expect(await sweeps()).toEqual([]);
+    expect((await chain.holdings([agent])).usdc).toBe(0n);
+  });
+
   it('sends one sweep when two pollers of one world step it at once (the second finds it signed)', async () => {
     const agent = keys.addresses(4).solana;
     await chain.faucetDeposit('sol', 500_000_000n, agent);

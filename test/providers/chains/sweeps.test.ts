@@ -12,7 +12,7 @@ describe.each(CHAIN_STORES)('sweeps: deposits move to the hot wallet, which pays
   beforeAll(async () => {
     node = await startEdrServer();
     // Gas money only: the hot wallet holds no usdc until a deposit is swept to it.
-    await node.rpc('hardhat_setBalance', [hot, '0x3635c9adc5dea00000']);
+    await node.giveGas(hot);
     world = await chainWorld({ wallet: { chains: { base: node.url }, usdc: { base: node.usdc }, confirmations: { base: 1 } } }, store);
     await world.sim.chainHoldings({ network: 'base' });
   }, 60_000);

@@ -10,7 +10,7 @@ interface TokenBalance {
 }
 
 /** A transaction of `getBlock` with full details, in `json` (keys as strings) or `jsonParsed` (keys as objects) encoding. */
-export interface BlockTransaction {
+interface BlockTransaction {
   transaction: { signatures: string[]; message: { accountKeys: Array<string | { pubkey: string }> } };
   meta: {
     err: unknown;

@@ -1,5 +1,5 @@
 import type { KeyPairSigner } from '@solana/kit';
-import type { Store } from '../../../core/ports/store.js';
+import type { Store, StoreTransaction } from '../../../core/ports/store.js';
 import type { HdCustodyKeys } from '../../custody/hd-custody-keys.js';
 import type { SolanaLedger } from './solana-ledger.js';
 import { signerOf, signWire, transferInstructions } from './solana-transactions.js';
@@ -60,9 +60,9 @@ export class SolanaSweeper {
       // The height first: a transaction not landed once the chain is past its last valid height never will.
       const height = await this.ledger.blockHeight();
       const landed = await this.ledger.status(sweep.signature!);
-      if (landed?.success) await this.store.transaction((tx) => tx.remove(SWEEPS, sweep.key).then(() => undefined));
-      else if (landed) await this.store.transaction((tx) => tx.update(SWEEPS, sweep.key, { ...sweep, stage: 'failed', reason: 'failed on chain' }));
-      else if (height > BigInt(sweep.last_valid_block_height!)) await this.store.transaction((tx) => tx.update(SWEEPS, sweep.key, { ...sweep, stage: 'new', wire: null, signature: null }));
+      if (landed?.success) await this.moveOn(sweep, (tx) => tx.remove(SWEEPS, sweep.key));
+      else if (landed) await this.moveOn(sweep, (tx) => tx.update(SWEEPS, sweep.key, { ...sweep, stage: 'failed', reason: 'failed on chain' }));
+      else if (height > BigInt(sweep.last_valid_block_height!)) await this.moveOn(sweep, (tx) => tx.update(SWEEPS, sweep.key, { ...sweep, stage: 'new', wire: null, signature: null }));
       else await this.ledger.sendWire(sweep.wire!).catch(() => undefined);
       return;
     }
@@ -80,13 +80,23 @@ export class SolanaSweeper {
     const sent: SolanaSweep = { ...sweep, stage: 'sent', wire: signed.wire, signature: signed.signature, last_valid_block_height: String(lifetime.lastValidBlockHeight) };
     // Stored only if the sweep is still the one read: another process polling the same world may
     // have signed it meanwhile, and then its bytes, not these, are the sweep.
-    const stored = await this.store.transaction(async (tx) => {
+    const stored = await this.moveOn(sweep, (tx) => tx.update(SWEEPS, sweep.key, sent));
+    if (stored) await this.ledger.sendWire(signed.wire).catch(() => undefined);
+  }
+
+  /**
+   * Applies `change` when the sweep is still the one read (same stage and signature), answering
+   * whether it did: another process polling the same world may have moved it on meanwhile (signed
+   * it, or signed it again after its blockhash expired), and a step taken from the stale record
+   * would undo that one, leaving two transactions of the same sweep in flight.
+   */
+  private moveOn(sweep: SolanaSweep, change: (tx: StoreTransaction) => Promise<unknown>): Promise<boolean> {
+    return this.store.transaction(async (tx) => {
       const now = await tx.get<SolanaSweep>(SWEEPS, sweep.key);
-      if (now?.stage !== 'new') return false;
-      await tx.update(SWEEPS, sweep.key, sent);
+      if (now?.stage !== sweep.stage || now.signature !== sweep.signature) return false;
+      await change(tx);
       return true;
     });
-    if (stored) await this.ledger.sendWire(signed.wire).catch(() => undefined);
   }
 
   /** What to move: the deposit's amount as far as the address still holds it; SOL dust under the rent-exempt minimum goes with it. */
