@@ -81,8 +81,12 @@ export class EvmWatcher {
         continue;
       }
       if (head - receipt.block + 1n >= BigInt(this.network.confirmations)) {
-        await this.deposits.settle(deposit.key, { status: 'confirmed' });
-        await this.sweeper?.add(deposit.key, await this.custody.indexOf(deposit.agent_id), deposit.asset as 'eth' | 'usdc', BigInt(deposit.amount));
+        const index = await this.custody.indexOf(deposit.agent_id);
+        // One durable unit: a crash between the two would leave a confirmed deposit that is never swept.
+        await this.store.unit(async () => {
+          await this.deposits.settle(deposit.key, { status: 'confirmed' });
+          await this.sweeper?.add(deposit.key, index, deposit.asset as 'eth' | 'usdc', BigInt(deposit.amount));
+        });
       }
     }
   }

@@ -105,8 +105,12 @@ export class SolanaWatcher {
       }
       if (!landed.success) await this.deposits.settle(deposit.key, { status: 'failed', reason: 'failed on chain' });
       else if (head - landed.slot + 1n >= BigInt(this.confirmations)) {
-        await this.deposits.settle(deposit.key, { status: 'confirmed' });
-        await this.sweeper?.add(deposit.key, await this.custody.indexOf(deposit.agent_id), deposit.asset as 'sol' | 'usdc', BigInt(deposit.amount));
+        const index = await this.custody.indexOf(deposit.agent_id);
+        // One durable unit: a crash between the two would leave a confirmed deposit that is never swept.
+        await this.store.unit(async () => {
+          await this.deposits.settle(deposit.key, { status: 'confirmed' });
+          await this.sweeper?.add(deposit.key, index, deposit.asset as 'sol' | 'usdc', BigInt(deposit.amount));
+        });
       }
     }
   }
