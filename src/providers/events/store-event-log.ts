@@ -13,6 +13,9 @@ const ORDER_LOCK = '$order';
 const REMOTE_LATENCY_MS = 200;
 /** Events a delivery reads at once. */
 const PUMP_BATCH = 500;
+/** The first and the longest wait before a delivery that could not read the store tries again (ms). */
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 5000;
 /** Expired events each append removes at most, so retention costs O(1) per event. */
 const SWEEP_PER_APPEND = 2;
 
@@ -35,6 +38,11 @@ export class StoreEventLog implements EventLog {
   private deliveredSeq: number | undefined;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
+  /** The smallest number committed here before the starting point was known (see {@link startAt}). */
+  private firstHere: number | undefined;
+  /** The wait before the next try of a delivery that could not read the store, and its timer. */
+  private retryMs = RETRY_FIRST_MS;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -43,11 +51,7 @@ export class StoreEventLog implements EventLog {
   ) {
     // Other processes append too: their events reach this process's listeners through the store.
     if (store.shared) {
-      this.delivered = store.view.lastPosition(EVENTS);
-      this.delivered.then(
-        (last) => (this.deliveredSeq ??= last),
-        () => undefined,
-      );
+      this.startAt();
       // Within a fifth of the second DECISIONS.md allows: commits of events alone are then
       // announced a few times a second in batches, not one NOTIFY each.
       store.shared.onRemoteCommit(() => this.pump(), { collections: [EVENTS], latencyMs: REMOTE_LATENCY_MS });
@@ -166,6 +170,7 @@ export class StoreEventLog implements EventLog {
    * instead of read back; otherwise the pump reads from where it stopped.
    */
   private committedHere(entry: ServiceEvent): void {
+    if (this.deliveredSeq === undefined) this.firstHere = Math.min(this.firstHere ?? entry.seq, entry.seq);
     if (this.pumping || this.deliveredSeq !== entry.seq - 1) {
       this.pump();
       return;
@@ -173,6 +178,19 @@ export class StoreEventLog implements EventLog {
     this.deliveredSeq = entry.seq;
     this.delivered = Promise.resolve(entry.seq);
     for (const listener of this.listeners) listener(entry);
+  }
+
+  /**
+   * Reads where delivery starts: the last event committed so far (listeners hear of later ones),
+   * or before the first event committed here if that is earlier (the read came after it, or was
+   * read again after a failure).
+   */
+  private startAt(): void {
+    this.delivered = this.store.view.lastPosition(EVENTS).then((last) => {
+      this.deliveredSeq ??= Math.min(last, (this.firstHere ?? Number.POSITIVE_INFINITY) - 1);
+      return this.deliveredSeq;
+    });
+    this.delivered.catch(() => undefined);
   }
 
   /**
@@ -198,12 +216,27 @@ export class StoreEventLog implements EventLog {
             if (events.length < PUMP_BATCH) break;
           }
         } while (this.pumpAgain);
+        this.retryMs = RETRY_FIRST_MS;
       } catch {
-        // The database is away: the next commit or notice delivers from where this stopped.
+        // The database is away. Waiting for the next commit or notice could hold committed events
+        // back from the listeners for good (a quiet world, or a NOTIFY lost with the connection),
+        // so the delivery tries again from where it stopped, less often the longer it fails.
+        if (this.deliveredSeq === undefined) this.startAt();
+        this.retryLater();
       } finally {
         this.pumping = undefined;
       }
     })();
+  }
+
+  private retryLater(): void {
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.pump();
+    }, this.retryMs);
+    this.retry.unref();
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
   async after(after: number, limit: number): Promise<ServiceEvent[]> {
