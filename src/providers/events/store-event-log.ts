@@ -7,8 +7,6 @@ import { toIso } from '../../core/shared/time.js';
 /** The collection that holds the event log. */
 export const EVENTS = 'events';
 const PARTITION = '';
-/** The record appends lock to take their turns (see {@link StoreEventLog.append}). */
-const ORDER_LOCK = '$order';
 /** How late this process may hear of events another process committed (ms). */
 const REMOTE_LATENCY_MS = 200;
 /** Events a delivery reads at once. */
@@ -29,8 +27,6 @@ const SWEEP_PER_APPEND = 2;
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   private readonly appendHooks: Array<(tx: StoreTransaction, event: AppendedEvent) => Promise<void> | undefined> = [];
-  /** The last number given to an event in each open transaction (see {@link nextSeq}). */
-  private readonly lastSeq = new WeakMap<StoreTransaction, number>();
 
   /** On a shared store: the newest event handed to the listeners, and the delivery under way. */
   private delivered: Promise<number> | undefined;
@@ -62,7 +58,7 @@ export class StoreEventLog implements EventLog {
     const now = this.clock.now();
     // A store without beforeCommit runs its transactions one at a time: no lock to take, and no
     // async frame of its own around write's (two appends a send).
-    if (!tx.beforeCommit) return this.write(tx, [event], now, false);
+    if (!tx.beforeCommit) return this.write(tx, [event], now);
     return this.appendShared(tx, event, now);
   }
 
@@ -70,7 +66,7 @@ export class StoreEventLog implements EventLog {
     const now = this.clock.now();
     // One async frame for all of them (a book transfer appends two), each numbered and hooked in
     // turn exactly as separate appends would be.
-    if (!tx.beforeCommit) return this.write(tx, events, now, false);
+    if (!tx.beforeCommit) return this.write(tx, events, now);
     return this.appendSharedAll(tx, events, now);
   }
 
@@ -86,16 +82,14 @@ export class StoreEventLog implements EventLog {
   private async appendShared(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
     const appended: AppendedEvent = { type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     for (const hook of this.appendHooks) await hook(tx, appended);
-    tx.beforeCommit!((last) => this.write(last, [event], now, true));
+    tx.beforeCommit!((last) => this.writeNumbered(last, event, now));
   }
 
   /**
-   * Numbers the events one after another, stores each and arranges its delivery to listeners;
-   * runs the append hooks of each too unless `batched` (a shared store, where {@link appendShared}
-   * ran them; it writes one event at a time).
+   * On a store that runs transactions one at a time: numbers the events one after another, stores
+   * each, arranges its delivery to listeners and runs its append hooks.
    */
-  private async write(tx: StoreTransaction, events: readonly NewEvent[], now: number, batched: boolean): Promise<void> {
-    if (batched && tx.insertNumbered) return this.writeNumbered(tx, events[0]!, now);
+  private async write(tx: StoreTransaction, events: readonly NewEvent[], now: number): Promise<void> {
     // Indexed: an iterator held across the awaits would be an object per step. Each event is
     // numbered at its own insert, so an event a hook appends (re-entering) takes the next number
     // and the following event of `events` the one after it, as with separate appends.
@@ -103,15 +97,13 @@ export class StoreEventLog implements EventLog {
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       let entry: ServiceEvent;
-      if (!batched && tx.insertNumbered) {
-        // A store that runs transactions one at a time and numbers its inserts (memory) numbers the
-        // event at once, in one call rather than a read of the last position and an insert.
+      if (tx.insertNumbered) {
+        // A store that numbers its inserts (memory) numbers the event at once, in one call rather
+        // than a read of the last position and an insert.
         entry = { seq: 0, type: event.type, agent_id: event.agent_id, at, data: event.data };
         await tx.insertNumbered(EVENTS, 'seq', entry, PARTITION);
       } else {
-        // A store that runs transactions one at a time numbers with the last position, read here
-        // rather than in nextSeq's frame (two appends a send).
-        const seq = batched ? await this.nextSeq(tx) : (await tx.lastPosition(EVENTS)) + 1;
+        const seq = (await tx.lastPosition(EVENTS)) + 1;
         entry = { seq, type: event.type, agent_id: event.agent_id, at, data: event.data };
         await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
       }
@@ -124,11 +116,9 @@ export class StoreEventLog implements EventLog {
           for (const listener of this.listeners) listener(entry);
         });
       }
-      if (!batched) {
-        for (const hook of this.appendHooks) {
-          const writing = hook(tx, entry);
-          if (writing) await writing;
-        }
+      for (const hook of this.appendHooks) {
+        const writing = hook(tx, entry);
+        if (writing) await writing;
       }
     }
   }
@@ -139,28 +129,11 @@ export class StoreEventLog implements EventLog {
    * it is durable, numbered.
    */
   private async writeNumbered(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
+    if (!tx.insertNumbered) throw new Error('a store with beforeCommit must offer insertNumbered to its before-commit steps');
     const entry: ServiceEvent = { seq: 0, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
-    await tx.insertNumbered!(EVENTS, 'seq', entry, PARTITION);
+    await tx.insertNumbered(EVENTS, 'seq', entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
     tx.afterCommit(() => this.committedHere(entry));
-  }
-
-  /**
-   * The number of the next event of `tx` on a store that numbers events just before its commit
-   * (`batched`; a store that runs transactions one at a time needs no turn: the last position
-   * plus one, see {@link write}). Appends take turns until their transaction ends, so sequence numbers follow
-   * commit order (a reader that saw N never later sees a smaller one): the first append of a
-   * transaction takes the turn and reads the last number, and the next appends of that
-   * transaction (its before-commit steps share one handle) follow on from it, since no other
-   * append can number an event while the turn is held: one lock and one read per commit.
-   */
-  private async nextSeq(tx: StoreTransaction): Promise<number> {
-    const last = this.lastSeq.get(tx);
-    if (last === undefined) {
-      await tx.lock(EVENTS, [ORDER_LOCK]);
-      this.lastSeq.set(tx, (await tx.lastPosition(EVENTS)) + 1);
-    } else this.lastSeq.set(tx, last + 1);
-    return this.lastSeq.get(tx)!;
   }
 
   /**
