@@ -150,7 +150,21 @@ export class StoreEventLog implements EventLog {
     }
     this.deliveredSeq = entry.seq;
     this.delivered = Promise.resolve(entry.seq);
-    for (const listener of this.listeners) listener(entry);
+    this.deliver(entry);
+  }
+
+  /**
+   * Hands `event` to every listener. One that throws is reported and keeps the event neither from
+   * the others nor the pump from going on: taken for a failed read, it would be delivered again.
+   */
+  private deliver(event: ServiceEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        process.stderr.write(`event log: a listener failed on event ${event.seq}: ${(error as Error)?.stack ?? String(error)}\n`);
+      }
+    }
   }
 
   /**
@@ -182,7 +196,7 @@ export class StoreEventLog implements EventLog {
           let last = await this.delivered!;
           for (;;) {
             const events = await this.after(last, PUMP_BATCH);
-            for (const event of events) for (const listener of this.listeners) listener(event);
+            for (const event of events) this.deliver(event);
             if (events.length > 0) last = events[events.length - 1]!.seq;
             this.deliveredSeq = last;
             this.delivered = Promise.resolve(last);

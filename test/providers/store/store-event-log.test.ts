@@ -174,4 +174,26 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     expect(listener.seen.map(indexOf)).toEqual([1, 2]);
     expect(listener.seen).toEqual(await log.after(0, 10));
   });
+
+  it('hands each event once to the other listeners while one listener throws', async () => {
+    const url = await freshDatabase();
+    const stores = [await PostgresStore.open(url, { maxConnections: 5 }), await PostgresStore.open(url, { maxConnections: 5 })];
+    opened.push(...stores);
+    const [here, there] = stores as [PostgresStore, PostgresStore];
+    const reported = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const log = new StoreEventLog(here, new SimClock());
+    log.subscribe(() => {
+      throw new Error('listener broke');
+    });
+    const listener = listen(log);
+    // Another process's events: read back by the pump.
+    const remote = new StoreEventLog(there, new SimClock());
+    await there.transaction((tx) => remote.append(tx, event(1)));
+    await listener.reached(1);
+    await there.transaction((tx) => remote.append(tx, event(2)));
+    await listener.reached(2);
+    expect(listener.seen.map(indexOf)).toEqual([1, 2]);
+    expect(reported.mock.calls.some(([text]) => String(text).includes('listener broke'))).toBe(true);
+    reported.mockRestore();
+  });
 });
