@@ -80,8 +80,9 @@ export interface StoreTransaction extends StoreView {
    */
   beforeCommit?(work: (tx: StoreTransaction) => Promise<void>): void;
   /**
-   * Present on the handle {@link beforeCommit} work receives on stores that number records in
-   * commit order (PostgreSQL): inserts `record` at the next position of `collection`, with that
+   * Present on the handle {@link beforeCommit} work receives on every store that offers
+   * beforeCommit (they number records in commit order: PostgreSQL; the event log relies on it):
+   * inserts `record` at the next position of `collection`, with that
    * position as its id and as `record[field]` (written first in the stored record), numbered in
    * the database with the COMMIT itself, so a reader that saw a position never later sees a
    * smaller one, and nothing waits on the number in between. The store sets `record[field]` once

@@ -7,12 +7,13 @@ import { toIso } from '../../core/shared/time.js';
 /** The collection that holds the event log. */
 export const EVENTS = 'events';
 const PARTITION = '';
-/** The record appends lock to take their turns (see {@link StoreEventLog.append}). */
-const ORDER_LOCK = '$order';
 /** How late this process may hear of events another process committed (ms). */
 const REMOTE_LATENCY_MS = 200;
 /** Events a delivery reads at once. */
 const PUMP_BATCH = 500;
+/** The first and the longest wait before a delivery that could not read the store tries again (ms). */
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 5000;
 /** Expired events each append removes at most, so retention costs O(1) per event. */
 const SWEEP_PER_APPEND = 2;
 
@@ -26,8 +27,6 @@ const SWEEP_PER_APPEND = 2;
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   private readonly appendHooks: Array<(tx: StoreTransaction, event: AppendedEvent) => Promise<void> | undefined> = [];
-  /** The last number given to an event in each open transaction (see {@link nextSeq}). */
-  private readonly lastSeq = new WeakMap<StoreTransaction, number>();
 
   /** On a shared store: the newest event handed to the listeners, and the delivery under way. */
   private delivered: Promise<number> | undefined;
@@ -35,6 +34,11 @@ export class StoreEventLog implements EventLog {
   private deliveredSeq: number | undefined;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
+  /** The smallest number committed here before the starting point was known (see {@link startAt}). */
+  private firstHere: number | undefined;
+  /** The wait before the next try of a delivery that could not read the store, and its timer. */
+  private retryMs = RETRY_FIRST_MS;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -43,11 +47,7 @@ export class StoreEventLog implements EventLog {
   ) {
     // Other processes append too: their events reach this process's listeners through the store.
     if (store.shared) {
-      this.delivered = store.view.lastPosition(EVENTS);
-      this.delivered.then(
-        (last) => (this.deliveredSeq ??= last),
-        () => undefined,
-      );
+      this.startAt();
       // Within a fifth of the second DECISIONS.md allows: commits of events alone are then
       // announced a few times a second in batches, not one NOTIFY each.
       store.shared.onRemoteCommit(() => this.pump(), { collections: [EVENTS], latencyMs: REMOTE_LATENCY_MS });
@@ -58,7 +58,7 @@ export class StoreEventLog implements EventLog {
     const now = this.clock.now();
     // A store without beforeCommit runs its transactions one at a time: no lock to take, and no
     // async frame of its own around write's (two appends a send).
-    if (!tx.beforeCommit) return this.write(tx, [event], now, false);
+    if (!tx.beforeCommit) return this.write(tx, [event], now);
     return this.appendShared(tx, event, now);
   }
 
@@ -66,7 +66,7 @@ export class StoreEventLog implements EventLog {
     const now = this.clock.now();
     // One async frame for all of them (a book transfer appends two), each numbered and hooked in
     // turn exactly as separate appends would be.
-    if (!tx.beforeCommit) return this.write(tx, events, now, false);
+    if (!tx.beforeCommit) return this.write(tx, events, now);
     return this.appendSharedAll(tx, events, now);
   }
 
@@ -82,16 +82,14 @@ export class StoreEventLog implements EventLog {
   private async appendShared(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
     const appended: AppendedEvent = { type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     for (const hook of this.appendHooks) await hook(tx, appended);
-    tx.beforeCommit!((last) => this.write(last, [event], now, true));
+    tx.beforeCommit!((last) => this.writeNumbered(last, event, now));
   }
 
   /**
-   * Numbers the events one after another, stores each and arranges its delivery to listeners;
-   * runs the append hooks of each too unless `batched` (a shared store, where {@link appendShared}
-   * ran them; it writes one event at a time).
+   * On a store that runs transactions one at a time: numbers the events one after another, stores
+   * each, arranges its delivery to listeners and runs its append hooks.
    */
-  private async write(tx: StoreTransaction, events: readonly NewEvent[], now: number, batched: boolean): Promise<void> {
-    if (batched && tx.insertNumbered) return this.writeNumbered(tx, events[0]!, now);
+  private async write(tx: StoreTransaction, events: readonly NewEvent[], now: number): Promise<void> {
     // Indexed: an iterator held across the awaits would be an object per step. Each event is
     // numbered at its own insert, so an event a hook appends (re-entering) takes the next number
     // and the following event of `events` the one after it, as with separate appends.
@@ -99,15 +97,13 @@ export class StoreEventLog implements EventLog {
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       let entry: ServiceEvent;
-      if (!batched && tx.insertNumbered) {
-        // A store that runs transactions one at a time and numbers its inserts (memory) numbers the
-        // event at once, in one call rather than a read of the last position and an insert.
+      if (tx.insertNumbered) {
+        // A store that numbers its inserts (memory) numbers the event at once, in one call rather
+        // than a read of the last position and an insert.
         entry = { seq: 0, type: event.type, agent_id: event.agent_id, at, data: event.data };
         await tx.insertNumbered(EVENTS, 'seq', entry, PARTITION);
       } else {
-        // A store that runs transactions one at a time numbers with the last position, read here
-        // rather than in nextSeq's frame (two appends a send).
-        const seq = batched ? await this.nextSeq(tx) : (await tx.lastPosition(EVENTS)) + 1;
+        const seq = (await tx.lastPosition(EVENTS)) + 1;
         entry = { seq, type: event.type, agent_id: event.agent_id, at, data: event.data };
         await tx.insert(EVENTS, String(entry.seq), entry, PARTITION);
       }
@@ -120,11 +116,9 @@ export class StoreEventLog implements EventLog {
           for (const listener of this.listeners) listener(entry);
         });
       }
-      if (!batched) {
-        for (const hook of this.appendHooks) {
-          const writing = hook(tx, entry);
-          if (writing) await writing;
-        }
+      for (const hook of this.appendHooks) {
+        const writing = hook(tx, entry);
+        if (writing) await writing;
       }
     }
   }
@@ -135,28 +129,11 @@ export class StoreEventLog implements EventLog {
    * it is durable, numbered.
    */
   private async writeNumbered(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
+    if (!tx.insertNumbered) throw new Error('a store with beforeCommit must offer insertNumbered to its before-commit steps');
     const entry: ServiceEvent = { seq: 0, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
-    await tx.insertNumbered!(EVENTS, 'seq', entry, PARTITION);
+    await tx.insertNumbered(EVENTS, 'seq', entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
     tx.afterCommit(() => this.committedHere(entry));
-  }
-
-  /**
-   * The number of the next event of `tx` on a store that numbers events just before its commit
-   * (`batched`; a store that runs transactions one at a time needs no turn: the last position
-   * plus one, see {@link write}). Appends take turns until their transaction ends, so sequence numbers follow
-   * commit order (a reader that saw N never later sees a smaller one): the first append of a
-   * transaction takes the turn and reads the last number, and the next appends of that
-   * transaction (its before-commit steps share one handle) follow on from it, since no other
-   * append can number an event while the turn is held: one lock and one read per commit.
-   */
-  private async nextSeq(tx: StoreTransaction): Promise<number> {
-    const last = this.lastSeq.get(tx);
-    if (last === undefined) {
-      await tx.lock(EVENTS, [ORDER_LOCK]);
-      this.lastSeq.set(tx, (await tx.lastPosition(EVENTS)) + 1);
-    } else this.lastSeq.set(tx, last + 1);
-    return this.lastSeq.get(tx)!;
   }
 
   /**
@@ -166,13 +143,41 @@ export class StoreEventLog implements EventLog {
    * instead of read back; otherwise the pump reads from where it stopped.
    */
   private committedHere(entry: ServiceEvent): void {
+    if (this.deliveredSeq === undefined) this.firstHere = Math.min(this.firstHere ?? entry.seq, entry.seq);
     if (this.pumping || this.deliveredSeq !== entry.seq - 1) {
       this.pump();
       return;
     }
     this.deliveredSeq = entry.seq;
     this.delivered = Promise.resolve(entry.seq);
-    for (const listener of this.listeners) listener(entry);
+    this.deliver(entry);
+  }
+
+  /**
+   * Hands `event` to every listener. One that throws is reported and keeps the event neither from
+   * the others nor the pump from going on: taken for a failed read, it would be delivered again.
+   */
+  private deliver(event: ServiceEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        process.stderr.write(`event log: a listener failed on event ${event.seq}: ${(error as Error)?.stack ?? String(error)}\n`);
+      }
+    }
+  }
+
+  /**
+   * Reads where delivery starts: the last event committed so far (listeners hear of later ones),
+   * or before the first event committed here if that is earlier (the read came after it, or was
+   * read again after a failure).
+   */
+  private startAt(): void {
+    this.delivered = this.store.view.lastPosition(EVENTS).then((last) => {
+      this.deliveredSeq ??= Math.min(last, (this.firstHere ?? Number.POSITIVE_INFINITY) - 1);
+      return this.deliveredSeq;
+    });
+    this.delivered.catch(() => undefined);
   }
 
   /**
@@ -191,19 +196,34 @@ export class StoreEventLog implements EventLog {
           let last = await this.delivered!;
           for (;;) {
             const events = await this.after(last, PUMP_BATCH);
-            for (const event of events) for (const listener of this.listeners) listener(event);
+            for (const event of events) this.deliver(event);
             if (events.length > 0) last = events[events.length - 1]!.seq;
             this.deliveredSeq = last;
             this.delivered = Promise.resolve(last);
             if (events.length < PUMP_BATCH) break;
           }
         } while (this.pumpAgain);
+        this.retryMs = RETRY_FIRST_MS;
       } catch {
-        // The database is away: the next commit or notice delivers from where this stopped.
+        // The database is away. Waiting for the next commit or notice could hold committed events
+        // back from the listeners for good (a quiet world, or a NOTIFY lost with the connection),
+        // so the delivery tries again from where it stopped, less often the longer it fails.
+        if (this.deliveredSeq === undefined) this.startAt();
+        this.retryLater();
       } finally {
         this.pumping = undefined;
       }
     })();
+  }
+
+  private retryLater(): void {
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.pump();
+    }, this.retryMs);
+    this.retry.unref();
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
   async after(after: number, limit: number): Promise<ServiceEvent[]> {

@@ -1,6 +1,6 @@
 // The event log kept in a store, over every store: numbering, delivery to listeners and append
 // hooks; on PostgreSQL also two processes (two stores on one database) appending at once.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppendedEvent, NewEvent, ServiceEvent } from '../../../src/core/ports/event-log.js';
 import type { Store } from '../../../src/core/ports/store.js';
 import { StoreEventLog } from '../../../src/providers/events/store-event-log.js';
@@ -153,5 +153,47 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
       expect(indexOf(stored[i + 1]!)).toBe(indexOf(stored[i]!) + 1);
       expect(stored[i + 1]!.seq).toBe(stored[i]!.seq + 1);
     }
+  });
+
+  it('keeps delivering after a read of the store fails: the first position, then a page after another process committed', async () => {
+    const url = await freshDatabase();
+    const stores = [await PostgresStore.open(url, { maxConnections: 5 }), await PostgresStore.open(url, { maxConnections: 5 })];
+    opened.push(...stores);
+    const [here, there] = stores as [PostgresStore, PostgresStore];
+    // The database is away when the log reads where to start, and again when it reads the page
+    // another process's commit announced; nothing else is committed afterwards.
+    vi.spyOn(here.view, 'lastPosition').mockRejectedValueOnce(new Error('connection lost'));
+    const log = new StoreEventLog(here, new SimClock());
+    const listener = listen(log);
+    await here.transaction((tx) => log.append(tx, event(1)));
+    await listener.reached(1);
+    vi.spyOn(here.view, 'page').mockRejectedValueOnce(new Error('connection lost'));
+    const remote = new StoreEventLog(there, new SimClock());
+    await there.transaction((tx) => remote.append(tx, event(2)));
+    await listener.reached(2);
+    expect(listener.seen.map(indexOf)).toEqual([1, 2]);
+    expect(listener.seen).toEqual(await log.after(0, 10));
+  });
+
+  it('hands each event once to the other listeners while one listener throws', async () => {
+    const url = await freshDatabase();
+    const stores = [await PostgresStore.open(url, { maxConnections: 5 }), await PostgresStore.open(url, { maxConnections: 5 })];
+    opened.push(...stores);
+    const [here, there] = stores as [PostgresStore, PostgresStore];
+    const reported = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const log = new StoreEventLog(here, new SimClock());
+    log.subscribe(() => {
+      throw new Error('listener broke');
+    });
+    const listener = listen(log);
+    // Another process's events: read back by the pump.
+    const remote = new StoreEventLog(there, new SimClock());
+    await there.transaction((tx) => remote.append(tx, event(1)));
+    await listener.reached(1);
+    await there.transaction((tx) => remote.append(tx, event(2)));
+    await listener.reached(2);
+    expect(listener.seen.map(indexOf)).toEqual([1, 2]);
+    expect(reported.mock.calls.some(([text]) => String(text).includes('listener broke'))).toBe(true);
+    reported.mockRestore();
   });
 });

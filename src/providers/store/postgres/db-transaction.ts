@@ -87,9 +87,9 @@ export class DbTransaction {
     return tx;
   }
 
-  /** Reads outside any unit: every statement from the pool, seeing what is committed. */
-  static reader(sql: Sql, sequences: Sequences, cache?: ReadCache): DbTransaction {
-    return new DbTransaction(sql, sequences, false, cache);
+  /** Reads outside any unit: every statement from the pool, seeing what is committed (never from the cache, whose answers only a unit's transaction can check). */
+  static reader(sql: Sql, sequences: Sequences): DbTransaction {
+    return new DbTransaction(sql, sequences, false, undefined);
   }
 
   /** Whether this transaction wrote anything. */
@@ -153,7 +153,7 @@ export class DbTransaction {
     // ReadCache): unless the unit changed the collection, or inserted into the partition, which
     // only an oldest-first page that was full cannot see (inserts take the newest positions).
     const partitionKey = countKey(collection, query.partition);
-    const usable = this.reserved && this.cache !== undefined && !this.rewritten.has(collection);
+    const usable = this.cache !== undefined && !this.rewritten.has(collection);
     const key = usable ? `page\u001f${partitionKey}\u001f${oldest ? 'o' : 'n'}\u001f${bound}\u001f${limit}` : '';
     const cached = usable ? this.cache!.page(key) : undefined;
     if (cached && (!this.inserted.has(partitionKey) || (oldest && cached.hasMore))) {
@@ -197,7 +197,7 @@ export class DbTransaction {
     if (partition === undefined) return Number((await this.send({ op: ['c', collection, null] }))[0]!.n);
     // As a page (above): inside a unit that has not inserted into the partition nor removed from
     // the collection, a count read before answers, checked in the unit's next batch.
-    const cacheable = this.reserved && this.cache !== undefined && !this.inserted.has(countKey(collection, partition)) && !this.rewritten.has(collection);
+    const cacheable = this.cache !== undefined && !this.inserted.has(countKey(collection, partition)) && !this.rewritten.has(collection);
     const cached = cacheable ? this.cache!.count(collection, partition) : undefined;
     if (cached !== undefined) {
       this.pending.push({ op: ['ec', collection, partition, cached], failure: this.staleRead(countKey(collection, partition)) });

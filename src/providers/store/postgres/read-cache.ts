@@ -1,3 +1,5 @@
+import { keyOf } from './record-keys.js';
+
 /**
  * Counts, pages and records a process read on a PostgreSQL world, kept so that a unit can answer the same
  * read again without a round trip. A cached answer is never trusted: the unit that uses one queues
@@ -109,10 +111,8 @@ export interface CachedPage {
 
 /** The key of a cached record. */
 export function recordKey(collection: string, id: string): string {
-  return `record\u001f${collection}\u001f${id}`;
+  return `record\u001f${keyOf(collection, id)}`;
 }
 
-/** The key of a count (and of the partition an insert went to). */
-export function countKey(collection: string, partition: string): string {
-  return `${collection}\u001f${partition}`;
-}
+/** The key of a count (and of the partition an insert went to): shaped as a record's key, so {@link ReadCache.committed} finds the collection before the first separator. */
+export const countKey: (collection: string, partition: string) => string = keyOf;

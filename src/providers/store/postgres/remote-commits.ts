@@ -1,5 +1,8 @@
 import type { RemoteFollow } from '../../../core/ports/store.js';
 
+/** How long a batched announcement that could not be sent waits before it is tried again (ms). */
+const RETRY_MS = 1000;
+
 /** How a listener follows other processes' commits (see {@link RemoteFollow}). */
 interface Follower {
   listener: (collections: ReadonlySet<string>) => void;
@@ -24,6 +27,7 @@ export class RemoteCommits {
   /** Changed collections waiting for the next batched announcement, and its timer. */
   private readonly waiting = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     private readonly processId: string,
@@ -61,9 +65,13 @@ export class RemoteCommits {
       this.waiting.add(collection);
       latency = Math.min(latency, allowed);
     }
-    if (this.timer || latency === Number.POSITIVE_INFINITY) return;
     // Half the latency allowed: the NOTIFY itself and the follower's read take the rest.
-    this.timer = setTimeout(() => this.flush(), Math.max(1, latency / 2));
+    if (latency !== Number.POSITIVE_INFINITY) this.flushIn(Math.max(1, latency / 2));
+  }
+
+  private flushIn(ms: number): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => this.flush(), ms);
     this.timer.unref();
   }
 
@@ -71,9 +79,13 @@ export class RemoteCommits {
     this.timer = undefined;
     const collections = new Set(this.waiting);
     this.waiting.clear();
-    // A NOTIFY that cannot be sent (the database is away) is not sent again: followers catch up
-    // on the next one.
-    if (collections.size > 0) void this.announce(collections).catch(() => undefined);
+    if (collections.size === 0) return;
+    void this.announce(collections).catch(() => {
+      // The database is away. Waiting for the next commit to announce these could leave the
+      // followers unaware of them for good (a quiet world): they go with the next try instead.
+      for (const collection of collections) this.waiting.add(collection);
+      this.flushIn(RETRY_MS);
+    });
   }
 
   /** A NOTIFY payload naming `collections` (under 8000 bytes: "everything" when they are that many). */
@@ -95,6 +107,7 @@ export class RemoteCommits {
 
   /** Stops the batched announcement (the store is closing). */
   close(): void {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
