@@ -16,6 +16,8 @@
  *   warm-up (keyed sends, history pages, balances, an events page) and a forced garbage collection
  *   (the server runs with --expose-gc and a preloaded SIGUSR2 handler that calls gc()).
  *
+ * `PG_BENCH_SERVER_FLAGS` adds Node flags to the servers (e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile them).
+ *
  * The servers, the clients and PostgreSQL share this machine's cores: each round's figure is as
  * much the neighbours' work as ours, so the ratio of the same run is what to read.
  */
@@ -48,7 +50,7 @@ interface Server {
 }
 
 async function startServer(database: string, options: { gcHook?: boolean; sockets: number }): Promise<Server> {
-  const flags = options.gcHook ? ['--expose-gc', '--import', GC_HOOK] : [];
+  const flags = [...(options.gcHook ? ['--expose-gc', '--import', GC_HOOK] : []), ...(process.env.PG_BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])];
   const child = spawn(process.execPath, [...flags, CLI, 'serve', '--port', '0', '--database', database], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
