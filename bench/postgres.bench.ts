@@ -1,10 +1,10 @@
 /**
- * `npm run bench -- postgres [--clients N] [--agents A] [--sends S] [--rounds R] [--records R] [--only sends|memory] [--no-build]`:
+ * `npm run bench -- postgres [--clients N] [--agents A] [--sends S] [--rounds R] [--records R] [--servers 2] [--only sends|memory] [--no-build]`:
  * the PostgreSQL store as it is served, against a bare SQL floor in the same run, on one throwaway
  * PostgreSQL cluster with fsync on (`startThrowawayPostgres({ durable: true })`).
  *
  * - Sends: keyed book transfers (POST /v1/wallet/send with an Idempotency-Key, agent to agent,
- *   usd) through TWO `agent-services serve --database URL` processes (the built `dist/`) on one
+ *   usd) through TWO (`--servers N`: N, to see what the second process costs) `agent-services serve --database URL` processes (the built `dist/`) on one
  *   database, from N concurrent HTTP clients split over both. The floor, with the same N clients
  *   and the same pairs of agents: per send one transaction that locks the two balance rows in id
  *   order (SELECT ... FOR UPDATE), updates both and inserts two history rows (postgres.js, tables
@@ -275,18 +275,18 @@ async function measured(sql: Sql, port: string, servers: Server[], sends: number
   };
 }
 
-async function benchSends(admin: Sql, urlOf: (db: string) => string, port: string, options: { clients: number; agents: number; sends: number; rounds: number }): Promise<void> {
+async function benchSends(admin: Sql, urlOf: (db: string) => string, port: string, options: { clients: number; agents: number; sends: number; rounds: number; servers: number }): Promise<void> {
   const { clients, agents, sends, rounds } = options;
   await admin.unsafe('CREATE DATABASE bench_sends');
   const url = urlOf('bench_sends');
-  const servers = await Promise.all([0, 1].map(() => startServer(url, { sockets: Math.ceil(clients / 2) })));
+  const servers = await Promise.all(Array.from({ length: options.servers }, () => startServer(url, { sockets: Math.ceil(clients / options.servers) })));
   const sql = postgres(url, { onnotice: () => {}, max: clients });
   try {
     const world = await createAgents(servers[0]!, agents, 'payer');
     await setUpFloor(sql, agents);
     console.log(
       `postgres: keyed book-transfer sends, ${clients} concurrent clients, ${agents} agents (send i from agent i mod ${agents} to the next), ` +
-        `${rounds} alternating rounds of ${fmt(sends)}; two server processes (${clients / 2} clients each) vs the bare SQL floor`,
+        `${rounds} alternating rounds of ${fmt(sends)}; ${servers.length} server process(es) (${clients / servers.length} clients each) vs the bare SQL floor`,
     );
     // Warm-up: JIT, connection pools, the tables' first pages.
     await serverRound(servers, world, Math.min(1_000, sends), clients, 'warm');
@@ -326,7 +326,7 @@ async function benchSends(admin: Sql, urlOf: (db: string) => string, port: strin
       );
     };
     console.log(`  median of ${rounds} rounds:`);
-    console.log(row('two servers (HTTP)', served));
+    console.log(row(`${servers.length} server(s) (HTTP)`, served));
     console.log(row('bare SQL floor', floor));
     console.log(row('floor + a world-wide lock', locked));
     const ratio = median(served.map((cost) => cost.rate)) / median(floor.map((cost) => cost.rate));
@@ -437,6 +437,7 @@ export async function run(args: string[]): Promise<void> {
       rounds: { type: 'string', default: '5' },
       records: { type: 'string', default: '100000' },
       only: { type: 'string' },
+      servers: { type: 'string', default: '2' },
       'no-build': { type: 'boolean', default: false },
     },
   });
@@ -455,7 +456,7 @@ export async function run(args: string[]): Promise<void> {
   const port = new URL(pg.url).port;
   const admin = postgres(pg.url, { onnotice: () => {}, max: 1 });
   try {
-    if (values.only !== 'memory') await benchSends(admin, pg.urlOf, port, { clients, agents, sends: Number(values.sends), rounds: Number(values.rounds) });
+    if (values.only !== 'memory') await benchSends(admin, pg.urlOf, port, { clients, agents, sends: Number(values.sends), rounds: Number(values.rounds), servers: Number(values.servers) });
     if (values.only !== 'sends') await benchMemory(admin, pg.urlOf, { clients, agents, records: Number(values.records) });
   } finally {
     await admin.end({ timeout: 1 });

@@ -222,16 +222,24 @@ export class IdentityService {
     };
   }
 
+  /** Tells the store that {@link recordActivity} of these agents follows in this transaction (see StoreTransaction.prefetch). */
+  willRecordActivity(tx: StoreTransaction, agentIds: readonly string[]): void {
+    tx.prefetch?.(ACTIVITY, agentIds);
+  }
+
   /**
    * Adds to the activity counters of an agent, or of several in the order given (one step for
    * both sides of a book transfer), inside a transaction (reputation input).
    */
   async recordActivity(tx: StoreTransaction, agentIds: string | readonly string[], kind: keyof ActivityCounters, amount = 1): Promise<void> {
     const ids = typeof agentIds === 'string' ? [agentIds] : agentIds;
-    // Indexed: an iterator held across the awaits would be an object per step.
+    // Distinct agents are read together (on PostgreSQL one round trip for both sides of a
+    // transfer), then written in order; an agent named twice is read again after its first write.
+    const together = ids.length > 1 && new Set(ids).size === ids.length;
+    const currents = together ? await Promise.all(ids.map((id) => tx.get<ActivityCounters>(ACTIVITY, id))) : [];
     for (let index = 0; index < ids.length; index++) {
       const agentId = ids[index]!;
-      const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
+      const current = together ? currents[index] : await tx.get<ActivityCounters>(ACTIVITY, agentId);
       const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
       await (current ? tx.update(ACTIVITY, agentId, next) : tx.insert(ACTIVITY, agentId, next));
     }

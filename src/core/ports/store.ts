@@ -65,6 +65,13 @@ export interface StoreTransaction extends StoreView {
    * rows it guards. Stores that run one transaction at a time (memory, SQLite) answer at once.
    */
   lock(collection: string, ids: readonly string[]): Promise<void>;
+  /**
+   * A hint that this transaction is about to read the records `ids` of `collection`: a store that
+   * reads over a network may fetch them with its next round trip, so that their reads need none of
+   * their own. It never changes an answer (a read still sees the record as a read would, and a
+   * write checks it as usual). Stores without such a cost leave it out.
+   */
+  prefetch?(collection: string, ids: readonly string[]): void;
   /** Runs `callback` once this transaction is durable (outside effects: events, deliveries); dropped if it rolls back. */
   afterCommit(callback: () => void): void;
   /**

@@ -100,6 +100,7 @@ export class WalletService {
     const network = plan.rail === 'ethereum' || plan.rail === 'base' || plan.rail === 'solana' ? plan.rail : null;
     const status = await this.store.transaction(async (tx) => {
       await tx.lock(WALLETS, payee ? [agentId, payee.agent_id] : [agentId]);
+      if (payee) this.identity.willRecordActivity(tx, [agentId, payee.agent_id]);
       await this.policies.checkSend(tx, agentId, { to: body.to, agentName: payee?.name ?? null, serviceDomain: this.config.serviceDomain, asset, amount, network });
       const out: StoredTransaction = {
         id: transactionId,

@@ -58,6 +58,9 @@ class NotingTransaction implements StoreTransaction {
   lock(collection: string, ids: readonly string[]): Promise<void> {
     return this.inner.lock(collection, ids);
   }
+  prefetch(collection: string, ids: readonly string[]): void {
+    this.inner.prefetch?.(collection, ids);
+  }
   afterCommit(callback: () => void): void {
     this.inner.afterCommit(callback);
   }

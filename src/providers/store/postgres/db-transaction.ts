@@ -44,6 +44,10 @@ const ABSENT = -1;
  */
 export class DbTransaction {
   private pending: Statement[] = [];
+  /** Reads queued by {@link read} and how to fail them, until the batch that carries them is answered. */
+  private readonly waiting = new Map<Statement, (error: unknown) => void>();
+  /** The send {@link read} scheduled, until it starts. */
+  private sending: Promise<unknown> | undefined;
   private readonly versions = new Map<string, number>();
   /** Records locked ({@link lock}) by this transaction, and those of them read only after their lock. */
   private readonly locked = new Set<string>();
@@ -55,6 +59,11 @@ export class DbTransaction {
   private readonly rows = new Map<string, KnownRow>();
   /** Locked records whose rows are queued to be read right behind the lock. */
   private readonly prefetching = new Set<string>();
+  /**
+   * Records read ahead ({@link prefetch}) without a lock: their first read answers from here, as a
+   * read made when the batch ran (its version is checked by a later write, as any read's).
+   */
+  private readonly ahead = new Map<string, KnownRow | undefined>();
   /** Advisory lock keys this transaction holds (asked for, queued or sent). */
   private readonly held = new Set<bigint>();
   /** Inserts numbered at the COMMIT ({@link insertNumbered}), with the records to write their numbers into. */
@@ -109,8 +118,29 @@ export class DbTransaction {
       return await sendBatch(this.conn, batch);
     } catch (error) {
       this.prefetching.clear();
+      this.ahead.clear();
+      for (const statement of batch) this.waiting.get(statement)?.(error);
       throw error;
+    } finally {
+      if (this.waiting.size > 0) for (const statement of batch) this.waiting.delete(statement);
     }
+  }
+
+  /**
+   * Queues a read and sends it, with what else is queued, once the current synchronous work is
+   * done: reads asked for together (`Promise.all`) travel in one batch, as one statement.
+   */
+  private read(op: unknown[]): Promise<Row[]> {
+    return new Promise<Row[]>((resolve, reject) => {
+      const statement: Statement = { op, take: resolve };
+      this.waiting.set(statement, reject);
+      this.pending.push(statement);
+      // A send made meanwhile takes the read along; a failure reaches each read through `waiting`.
+      this.sending ??= Promise.resolve().then(() => {
+        this.sending = undefined;
+        return this.send().catch(() => undefined);
+      });
+    });
   }
 
   /** Sends whatever is queued. */
@@ -120,13 +150,19 @@ export class DbTransaction {
 
   async get<T>(collection: string, id: string): Promise<T | undefined> {
     const key = keyOf(collection, id);
-    if (this.prefetching.has(key)) await this.send();
+    if (this.prefetching.has(key) || (this.ahead.has(key) && this.ahead.get(key) === undefined)) await this.send();
+    const early = this.ahead.get(key);
+    if (early) {
+      this.ahead.delete(key);
+      this.remember(collection, id, early.version);
+      return early.text === undefined ? undefined : (JSON.parse(early.text) as T);
+    }
     const known = this.rows.get(key);
     if (known) {
       this.remember(collection, id, known.version);
       return known.text === undefined ? undefined : (JSON.parse(known.text) as T);
     }
-    const [row] = await this.send({ op: ['g', collection, id] });
+    const [row] = await this.read(['g', collection, id]);
     const version = row ? row.version! : ABSENT;
     this.remember(collection, id, version);
     if (!row) return undefined;
@@ -246,6 +282,7 @@ export class DbTransaction {
     const text = JSON.stringify(record) ?? 'null';
     this.pending.push({ op: ['i', collection, id, partition, sequence, text] });
     const key = keyOf(collection, id);
+    this.ahead.delete(key);
     this.versions.set(key, 0);
     this.own.add(key);
     // Nobody else sees a row this transaction inserted until it commits.
@@ -260,6 +297,7 @@ export class DbTransaction {
    */
   async update(collection: string, id: string, record: unknown): Promise<void> {
     const key = keyOf(collection, id);
+    this.ahead.delete(key);
     const seen = this.versions.get(key);
     const text = JSON.stringify(record) ?? 'null';
     this.changed.add(collection);
@@ -276,6 +314,7 @@ export class DbTransaction {
 
   async remove(collection: string, id: string): Promise<boolean> {
     const key = keyOf(collection, id);
+    this.ahead.delete(key);
     const seen = this.versions.get(key);
     const [row] = await this.send({ op: ['d', collection, id, seen === ABSENT ? null : (seen ?? null)] });
     const removed = Number(row?.n ?? 0) > 0;
@@ -318,6 +357,34 @@ export class DbTransaction {
     if (fetch.length === 0) return;
     for (const id of fetch) this.prefetching.add(keyOf(collection, id));
     this.pending.push({ op: ['f', collection, fetch], take: (rows) => this.prefetched(collection, fetch, rows) });
+  }
+
+  /**
+   * Queues the read of records this transaction is about to read (see StoreTransaction.prefetch):
+   * it goes with the next batch, and their first reads answer from it.
+   */
+  prefetch(collection: string, ids: readonly string[]): void {
+    if (!this.reserved) return;
+    const fetch = ids.filter((id) => {
+      const key = keyOf(collection, id);
+      return !this.versions.has(key) && !this.rows.has(key) && !this.prefetching.has(key) && !this.ahead.has(key);
+    });
+    if (fetch.length === 0) return;
+    for (const id of fetch) this.ahead.set(keyOf(collection, id), undefined);
+    this.pending.push({
+      op: ['f', collection, fetch],
+      take: (rows) => {
+        const found = new Map<string, Row>();
+        for (const row of rows) found.set(row.id!, row);
+        for (const id of fetch) {
+          const key = keyOf(collection, id);
+          // Written or read meanwhile: the read ahead is of no use.
+          if (!this.ahead.has(key) || this.versions.has(key) || this.rows.has(key)) continue;
+          const row = found.get(id);
+          this.ahead.set(key, row ? { text: row.record!, version: row.version! } : { text: undefined, version: ABSENT });
+        }
+      },
+    });
   }
 
   /** Queues advisory locks; right behind another lock op still queued, one op takes both, in the same order. */
@@ -388,6 +455,7 @@ export class DbTransaction {
     // Rows read or written inside the savepoint may be undone: read them again.
     this.rows.clear();
     this.prefetching.clear();
+    this.ahead.clear();
     const at = this.pending.findIndex((statement) => statement.text === `SAVEPOINT ${name}`);
     if (at >= 0) {
       this.pending.length = at;

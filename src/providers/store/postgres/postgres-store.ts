@@ -29,6 +29,8 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Receives errors thrown by after-commit callbacks (default: written to stderr). */
   onError?: (error: unknown) => void;
+  /** Receives the text of each statement the main pool sends (to count or trace them). */
+  onStatement?: (text: string) => void;
 }
 
 /** A durable unit in progress: one PostgreSQL transaction, begun at its first store transaction. */
@@ -103,7 +105,8 @@ export class PostgresStore implements Store {
    */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const common = { onnotice: () => {}, connection: { application_name: 'agent-services' } };
-    const sql = postgres(url, { ...common, max: options.maxConnections ?? 20 });
+    const onStatement = options.onStatement;
+    const sql = postgres(url, { ...common, max: options.maxConnections ?? 20, ...(onStatement ? { debug: (_connection: number, text: string) => onStatement(text) } : {}) });
     const control = postgres(url, { ...common, max: 3 });
     try {
       if (options.migrate === false) {
@@ -248,6 +251,7 @@ export class PostgresStore implements Store {
       update: (collection, id, record) => (usable(), db.update(collection, id, record)),
       remove: (collection, id) => (usable(), db.remove(collection, id)),
       lock: (collection, ids) => (usable(), db.lock(collection, ids)),
+      prefetch: (collection, ids) => (usable(), db.prefetch(collection, ids)),
       afterCommit: (callback) => void (usable(), after.push(callback)),
       afterApply: (callback) => void (usable(), applied.push(callback)),
       beforeCommit: (work) => void (usable(), beforeCommit.push(work)),
