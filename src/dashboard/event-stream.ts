@@ -86,6 +86,20 @@ export function eventStream(runtime: Runtime, request: Request, filter: EventFil
         stop();
         return;
       }
+      try {
+        // On a shared store live delivery starts where the log ended when this stream subscribed,
+        // which may be past the backlog's last page: the events between are read too.
+        while (open && held.length > 0 && held[0]!.seq > sent + 1) {
+          const first = held[0]!.seq;
+          const page = await runtime.sim.events(sent, 200);
+          const before = (page.events as ServiceEvent[]).filter((event) => event.seq < first);
+          for (const event of before) send(event);
+          if (before.length < page.events.length || !page.has_more) break;
+        }
+      } catch {
+        stop();
+        return;
+      }
       // Held events the backlog already carried are skipped (not taken for a restore).
       flushing = true;
       for (const event of held.splice(0)) send(event);

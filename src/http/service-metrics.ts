@@ -93,9 +93,14 @@ export class ServiceMetrics {
     );
     const commits = new PlainHistogram(this.registry, 'agent_services_store_commit_seconds', 'Time of each store transaction from its start until it is durable (its commit included)', SECONDS_BUCKETS);
     runtime.observeTransactions((ms) => commits.observe(ms / 1000));
-    this.unsubscribe = runtime.sim.subscribe((event) => {
-      if (this.events.push(event) >= WAITING_EVENTS) this.countEvents();
-    });
+    // Each process counts what it committed: summed over the processes of one world, every
+    // transfer counts once.
+    this.unsubscribe = runtime.sim.subscribe(
+      (event) => {
+        if (this.events.push(event) >= WAITING_EVENTS) this.countEvents();
+      },
+      { committedHere: true },
+    );
   }
 
   /** The request sink that counts and times every answered request. */

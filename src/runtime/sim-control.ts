@@ -103,9 +103,13 @@ export class SimControl {
     return { events: events.slice(0, limit), has_more: events.length > limit };
   }
 
-  /** Calls `listener` with every new event once its change has committed (live views); returns the unsubscribe function. */
-  subscribe(listener: (event: ServiceEvent) => void): () => void {
-    return this.deps.events.subscribe(listener);
+  /**
+   * Calls `listener` with every new event once its change has committed (live views), or with
+   * `committedHere` only those this process committed (its own counters); returns the unsubscribe
+   * function.
+   */
+  subscribe(listener: (event: ServiceEvent) => void, options?: { committedHere?: boolean }): () => void {
+    return this.deps.events.subscribe(listener, options);
   }
 
   /** The whole state as plain JSON. */

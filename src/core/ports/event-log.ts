@@ -44,8 +44,14 @@ export interface EventLog {
   appendAll(tx: StoreTransaction, events: readonly NewEvent[]): Promise<void>;
   /** Events with `seq` greater than `after`, oldest first, at most `limit`. */
   after(after: number, limit: number): Promise<ServiceEvent[]>;
-  /** Registers a listener called after commit for each new event (webhooks, streams). */
-  subscribe(listener: (event: ServiceEvent) => void): () => void;
+  /**
+   * Registers a listener called after commit for each new event (streams), in `seq` order. With
+   * `committedHere`, only the events committed by this process, in its commit order (counters each
+   * process keeps of its own work, which a monitoring system sums over the processes); on a store
+   * no other process serves that is every event. A log shared by several processes reads the other
+   * processes' events only while a listener of every event is subscribed.
+   */
+  subscribe(listener: (event: ServiceEvent) => void, options?: { committedHere?: boolean }): () => void;
   /**
    * Registers work that must commit with every new event: called inside the appending
    * transaction, so what it writes (webhook deliveries and their jobs) exists exactly when the

@@ -26,6 +26,13 @@ const SWEEP_PER_APPEND = 2;
 @injectable()
 export class StoreEventLog implements EventLog {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
+  /** On a shared store: listeners of the events committed by this process only (see {@link subscribe}). */
+  private readonly localListeners = new Set<(event: ServiceEvent) => void>();
+  /**
+   * On a shared store: whether events were committed while no listener followed every event, so
+   * that the delivery stopped reading them and must start afresh for the next such listener.
+   */
+  private lapsed = false;
   private readonly appendHooks: Array<(tx: StoreTransaction, event: AppendedEvent) => Promise<void> | undefined> = [];
 
   /** On a shared store: the newest event handed to the listeners, and the delivery under way. */
@@ -45,9 +52,10 @@ export class StoreEventLog implements EventLog {
     @inject(Clock) private readonly clock: Clock,
     private readonly retentionMs: number | null = null,
   ) {
-    // Other processes append too: their events reach this process's listeners through the store.
+    // Other processes append too: their events reach this process's listeners through the store
+    // (read only while a listener follows every event: see subscribe).
     if (store.shared) {
-      this.startAt();
+      this.lapsed = true;
       // Within a fifth of the second DECISIONS.md allows: commits of events alone are then
       // announced a few times a second in batches, not one NOTIFY each.
       store.shared.onRemoteCommit(() => this.pump(), { collections: [EVENTS], latencyMs: REMOTE_LATENCY_MS });
@@ -133,7 +141,10 @@ export class StoreEventLog implements EventLog {
     const entry: ServiceEvent = { seq: 0, type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
     await tx.insertNumbered(EVENTS, 'seq', entry, PARTITION);
     if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
-    tx.afterCommit(() => this.committedHere(entry));
+    tx.afterCommit(() => {
+      if (this.localListeners.size > 0) this.deliver(entry, this.localListeners);
+      this.committedHere(entry);
+    });
   }
 
   /**
@@ -143,6 +154,10 @@ export class StoreEventLog implements EventLog {
    * instead of read back; otherwise the pump reads from where it stopped.
    */
   private committedHere(entry: ServiceEvent): void {
+    if (this.listeners.size === 0) {
+      this.lapsed = true;
+      return;
+    }
     if (this.deliveredSeq === undefined) this.firstHere = Math.min(this.firstHere ?? entry.seq, entry.seq);
     if (this.pumping || this.deliveredSeq !== entry.seq - 1) {
       this.pump();
@@ -157,8 +172,8 @@ export class StoreEventLog implements EventLog {
    * Hands `event` to every listener. One that throws is reported and keeps the event neither from
    * the others nor the pump from going on: taken for a failed read, it would be delivered again.
    */
-  private deliver(event: ServiceEvent): void {
-    for (const listener of this.listeners) {
+  private deliver(event: ServiceEvent, listeners: ReadonlySet<(event: ServiceEvent) => void> = this.listeners): void {
+    for (const listener of listeners) {
       try {
         listener(event);
       } catch (error) {
@@ -185,6 +200,10 @@ export class StoreEventLog implements EventLog {
    * shared store: local and remote commits alike), one delivery at a time.
    */
   private pump(): void {
+    if (this.listeners.size === 0) {
+      this.lapsed = true;
+      return;
+    }
     if (this.pumping) {
       this.pumpAgain = true;
       return;
@@ -235,9 +254,18 @@ export class StoreEventLog implements EventLog {
     this.appendHooks.push(hook);
   }
 
-  subscribe(listener: (event: ServiceEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  subscribe(listener: (event: ServiceEvent) => void, options: { committedHere?: boolean } = {}): () => void {
+    // Every event of a store this process serves alone is committed here.
+    const listeners = options.committedHere && this.store.shared ? this.localListeners : this.listeners;
+    if (listeners === this.listeners && this.listeners.size === 0 && this.lapsed) {
+      // Delivery starts afresh where the log ends now (and before events committed here meanwhile).
+      this.lapsed = false;
+      this.deliveredSeq = undefined;
+      this.firstHere = undefined;
+      this.startAt();
+    }
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /** Removes the oldest events stamped before `cutoffMs`. */

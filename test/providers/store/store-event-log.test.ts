@@ -112,6 +112,15 @@ describe.each(STORE_KINDS)('StoreEventLog over $name', (kind) => {
         [2, 3],
       ]);
   });
+  it('hands a listener of the events committed here each event this process commits, in order', async () => {
+    const store = await kind.create();
+    const log = new StoreEventLog(store, new SimClock());
+    const here: number[] = [];
+    log.subscribe((delivered) => here.push(indexOf(delivered)), { committedHere: true });
+    await store.transaction((tx) => log.appendAll(tx, [event(1), event(2)]));
+    await store.transaction((tx) => log.append(tx, event(3)));
+    expect(here).toEqual([1, 2, 3]);
+  });
 });
 
 describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQL stores on one database (two processes)', () => {
@@ -195,5 +204,42 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     expect(listener.seen.map(indexOf)).toEqual([1, 2]);
     expect(reported.mock.calls.some(([text]) => String(text).includes('listener broke'))).toBe(true);
     reported.mockRestore();
+  });
+  it("reads no other process's events while only listeners of its own commits follow, and starts where the log ends for the first listener of every event", async () => {
+    const url = await freshDatabase();
+    const statements: string[] = [];
+    const here = await PostgresStore.open(url, { maxConnections: 5, onStatement: (text) => statements.push(text) });
+    const there = await PostgresStore.open(url, { maxConnections: 5 });
+    opened.push(here, there);
+    const log = new StoreEventLog(here, new SimClock());
+    const mine: number[] = [];
+    log.subscribe((delivered) => mine.push(indexOf(delivered)), { committedHere: true });
+    const remote = new StoreEventLog(there, new SimClock());
+    // Told of the other process's commit after the log (registered first) was.
+    const heard = new Promise<void>((resolve) => here.shared!.onRemoteCommit(() => resolve(), { collections: ['events'] }));
+    await there.transaction((tx) => remote.append(tx, event(1)));
+    await here.transaction((tx) => log.append(tx, event(2)));
+    await heard;
+    // A read of this process behind anything the log would have sent.
+    await here.view.get('nothing', 'here');
+    expect(mine).toEqual([2]);
+    // No page of events was read (a page read alone is the statement that answers positions).
+    expect(statements.filter((text) => text.includes('position AS n'))).toEqual([]);
+    // The first listener of every event hears what is committed after it subscribed (where it
+    // starts is read as it subscribes: an event committed meanwhile may fall before it), never
+    // what was committed before.
+    const all: number[] = [];
+    const fourth = new Promise<void>((resolve) =>
+      log.subscribe((delivered) => {
+        all.push(indexOf(delivered));
+        if (indexOf(delivered) === 4) resolve();
+      }),
+    );
+    await there.transaction((tx) => remote.append(tx, event(3)));
+    await there.transaction((tx) => remote.append(tx, event(4)));
+    await fourth;
+    expect(all.every((index) => index >= 3)).toBe(true);
+    expect(all.at(-1)).toBe(4);
+    expect(mine).toEqual([2]);
   });
 });
