@@ -87,7 +87,9 @@ export class IdempotencyKeys {
     const live = this.liveOf(stored);
     if (live) return this.replayOf(live, fingerprint);
     this.inFlight.add(id);
-    return this.proceed(id, fingerprint, undefined, true);
+    // Only a request holding the key writes its record, and this one holds it now: a record the
+    // read did not find cannot appear before the settle, which then need not look for one.
+    return this.proceed(id, fingerprint, undefined, stored !== undefined);
   }
 
   /**
