@@ -1,16 +1,12 @@
 import type { ReservedSql, Sql } from 'postgres';
 import type { PageQuery, PageResult, Positioned } from '../../../core/ports/store.js';
-import { type Row, sendBatch, type Statement } from './batch-sender.js';
-import { WriteConflict } from './postgres-errors.js';
+import type { Row, Statement } from './batch-sender.js';
+import { ABSENT, type KnownRow, knownRows } from './known-rows.js';
+import { isCheckFailure, WriteConflict } from './postgres-errors.js';
 import { countKey, type ReadCache, recordKey } from './read-cache.js';
 import { keyOf, lockKey } from './record-keys.js';
 import type { Sequences } from './sequences.js';
-
-/** A record as this transaction knows it: its text (undefined: none) and version. */
-interface KnownRow {
-  text: string | undefined;
-  version: number;
-}
+import { StatementQueue } from './statement-queue.js';
 
 /** Rows a page asks for at most when its limit means "all". */
 const NO_LIMIT = 2 ** 31 - 2;
@@ -19,17 +15,6 @@ const NO_LIMIT = 2 ** 31 - 2;
 const ORDER = '$order';
 
 const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
-
-/** Whether `error` is a check of the batch function that failed (or any lost race the database reports as 40001). */
-function isCheckFailure(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '40001';
-}
-
-/**
- * The version remembered for a record a read found absent: an update checked against it never
- * matches, so a record created by another transaction after this one saw none is a conflict.
- */
-const ABSENT = -1;
 
 /**
  * One PostgreSQL transaction on a connection of its own, at READ COMMITTED: the database side of
@@ -43,11 +28,7 @@ const ABSENT = -1;
  * what it knows, without a round trip.
  */
 export class DbTransaction {
-  private pending: Statement[] = [];
-  /** Reads queued by {@link read} and how to fail them, until the batch that carries them is answered. */
-  private readonly waiting = new Map<Statement, (error: unknown) => void>();
-  /** The send {@link read} scheduled, until it starts. */
-  private sending: Promise<unknown> | undefined;
+  private readonly queue: StatementQueue;
   private readonly versions = new Map<string, number>();
   /** Records locked ({@link lock}) by this transaction, and those of them read only after their lock. */
   private readonly locked = new Set<string>();
@@ -68,7 +49,6 @@ export class DbTransaction {
   private readonly held = new Set<bigint>();
   /** Inserts numbered at the COMMIT ({@link insertNumbered}), with the records to write their numbers into. */
   private readonly numbered: Array<{ op: unknown[]; record: Record<string, unknown>; field: string }> = [];
-  private savepoints = 0;
   /** Whether a store transaction's work was kept in this one (a later failure must then roll back to a savepoint). */
   kept = false;
   /** Collections written by this transaction (announced to other processes at commit). */
@@ -86,13 +66,18 @@ export class DbTransaction {
     private readonly reserved: boolean,
     /** The process's cache of counts and pages (used inside units only, where a check can fail the unit). */
     private readonly cache: ReadCache | undefined,
-  ) {}
+  ) {
+    this.queue = new StatementQueue(conn, () => {
+      this.prefetching.clear();
+      this.ahead.clear();
+    });
+  }
 
   /** Reserves a connection and queues BEGIN (sent with the first batch). */
   static async begin(sql: Sql, sequences: Sequences, cache?: ReadCache): Promise<DbTransaction> {
     const conn = await sql.reserve();
     const tx = new DbTransaction(conn, sequences, true, cache);
-    tx.pending.push({ text: BEGIN });
+    tx.queue.pending.push({ text: BEGIN });
     return tx;
   }
 
@@ -106,51 +91,14 @@ export class DbTransaction {
     return this.changed.size > 0 || this.numbered.length > 0;
   }
 
-  /**
-   * Sends the queued statements and `last` (if any) as one batch, pipelined, consecutive ops as
-   * one statement; answers `last`'s rows.
-   */
-  private async send(last?: Statement): Promise<Row[]> {
-    const batch = this.pending;
-    this.pending = [];
-    if (last) batch.push(last);
-    try {
-      return await sendBatch(this.conn, batch);
-    } catch (error) {
-      this.prefetching.clear();
-      this.ahead.clear();
-      for (const statement of batch) this.waiting.get(statement)?.(error);
-      throw error;
-    } finally {
-      if (this.waiting.size > 0) for (const statement of batch) this.waiting.delete(statement);
-    }
-  }
-
-  /**
-   * Queues a read and sends it, with what else is queued, once the current synchronous work is
-   * done: reads asked for together (`Promise.all`) travel in one batch, as one statement.
-   */
-  private read(op: unknown[]): Promise<Row[]> {
-    return new Promise<Row[]>((resolve, reject) => {
-      const statement: Statement = { op, take: resolve };
-      this.waiting.set(statement, reject);
-      this.pending.push(statement);
-      // A send made meanwhile takes the read along; a failure reaches each read through `waiting`.
-      this.sending ??= Promise.resolve().then(() => {
-        this.sending = undefined;
-        return this.send().catch(() => undefined);
-      });
-    });
-  }
-
   /** Sends whatever is queued. */
   flush(): Promise<unknown> {
-    return this.send();
+    return this.queue.send();
   }
 
   async get<T>(collection: string, id: string): Promise<T | undefined> {
     const key = keyOf(collection, id);
-    if (this.prefetching.has(key) || (this.ahead.has(key) && this.ahead.get(key) === undefined)) await this.send();
+    if (this.prefetching.has(key) || (this.ahead.has(key) && this.ahead.get(key) === undefined)) await this.queue.send();
     const early = this.ahead.get(key);
     if (early) {
       this.ahead.delete(key);
@@ -162,7 +110,7 @@ export class DbTransaction {
       this.remember(collection, id, known.version);
       return known.text === undefined ? undefined : (JSON.parse(known.text) as T);
     }
-    const [row] = await this.read(['g', collection, id]);
+    const [row] = await this.queue.read(['g', collection, id]);
     const version = row ? row.version! : ABSENT;
     this.remember(collection, id, version);
     if (!row) return undefined;
@@ -172,13 +120,13 @@ export class DbTransaction {
 
   /** A record and its version as committed (a read outside any transaction), for the read cache. */
   async row(collection: string, id: string): Promise<{ text: string; version: number } | undefined> {
-    const [row] = await this.send({ op: ['g', collection, id] });
+    const [row] = await this.queue.send({ op: ['g', collection, id] });
     return row ? { text: row.record!, version: row.version! } : undefined;
   }
 
   /** Queues the check of a record read from the process's cache (see ReadCache): it fails the transaction if the record moved. */
   expectRecord(collection: string, id: string, version: number): void {
-    this.pending.push({ op: ['eg', collection, id, version], failure: this.staleRead(recordKey(collection, id)) });
+    this.queue.pending.push({ op: ['eg', collection, id, version], failure: this.staleRead(recordKey(collection, id)) });
   }
 
   async page<T>(collection: string, query: PageQuery): Promise<PageResult<T>> {
@@ -194,11 +142,11 @@ export class DbTransaction {
     const cached = usable ? this.cache!.page(key) : undefined;
     if (cached && (!this.inserted.has(partitionKey) || (oldest && cached.hasMore))) {
       const seen = cached.rows.map((row) => `${row.id}:${row.version}`).join(',');
-      this.pending.push({ op: ['ep', collection, query.partition, oldest ? 'o' : 'n', bound, limit, seen], failure: this.staleRead(key) });
+      this.queue.pending.push({ op: ['ep', collection, query.partition, oldest ? 'o' : 'n', bound, limit, seen], failure: this.staleRead(key) });
       return this.positioned<T>(collection, cached.rows, query.limit);
     }
     const generation = this.cache?.generation(collection) ?? 0;
-    const found = await this.send({ op: [oldest ? 'po' : 'pn', collection, query.partition, bound, limit] });
+    const found = await this.queue.send({ op: [oldest ? 'po' : 'pn', collection, query.partition, bound, limit] });
     const rows = found.map((row) => ({ id: row.id!, record: row.record!, position: Number(row.n), version: row.version! }));
     const hasMore = rows.length > query.limit;
     // Kept only as committed state: none of its rows written by this unit.
@@ -222,7 +170,7 @@ export class DbTransaction {
   }
 
   async all<T>(collection: string): Promise<T[]> {
-    const rows = await this.send({ op: ['a', collection] });
+    const rows = await this.queue.send({ op: ['a', collection] });
     return rows.map((row) => {
       this.remember(collection, row.id!, row.version!);
       return JSON.parse(row.record!) as T;
@@ -230,17 +178,17 @@ export class DbTransaction {
   }
 
   async count(collection: string, partition?: string): Promise<number> {
-    if (partition === undefined) return Number((await this.send({ op: ['c', collection, null] }))[0]!.n);
+    if (partition === undefined) return Number((await this.queue.send({ op: ['c', collection, null] }))[0]!.n);
     // As a page (above): inside a unit that has not inserted into the partition nor removed from
     // the collection, a count read before answers, checked in the unit's next batch.
     const cacheable = this.cache !== undefined && !this.inserted.has(countKey(collection, partition)) && !this.rewritten.has(collection);
     const cached = cacheable ? this.cache!.count(collection, partition) : undefined;
     if (cached !== undefined) {
-      this.pending.push({ op: ['ec', collection, partition, cached], failure: this.staleRead(countKey(collection, partition)) });
+      this.queue.pending.push({ op: ['ec', collection, partition, cached], failure: this.staleRead(countKey(collection, partition)) });
       return cached;
     }
     const generation = this.cache?.generation(collection) ?? 0;
-    const n = Number((await this.send({ op: ['c', collection, partition] }))[0]!.n);
+    const n = Number((await this.queue.send({ op: ['c', collection, partition] }))[0]!.n);
     if (cacheable) this.cache!.keepCount(collection, partition, n, generation);
     return n;
   }
@@ -257,7 +205,7 @@ export class DbTransaction {
     const sequence = await this.sequences.known(collection);
     if (!sequence) return 0;
     // The name is one Sequences made (letters, digits, underscores): safe as an identifier.
-    const [row] = (await this.send({ text: `SELECT last_value, is_called FROM ${sequence}` })) as unknown as Array<{ last_value: string; is_called: boolean }>;
+    const [row] = (await this.queue.send({ text: `SELECT last_value, is_called FROM ${sequence}` })) as unknown as Array<{ last_value: string; is_called: boolean }>;
     return row!.is_called ? Number(row!.last_value) : Number(row!.last_value) - 1;
   }
 
@@ -280,7 +228,7 @@ export class DbTransaction {
     this.changed.add(collection);
     this.inserted.add(countKey(collection, partition));
     const text = JSON.stringify(record) ?? 'null';
-    this.pending.push({ op: ['i', collection, id, partition, sequence, text] });
+    this.queue.pending.push({ op: ['i', collection, id, partition, sequence, text] });
     const key = keyOf(collection, id);
     this.ahead.delete(key);
     this.versions.set(key, 0);
@@ -303,11 +251,11 @@ export class DbTransaction {
     this.changed.add(collection);
     this.rewritten.add(collection);
     if (seen === undefined) {
-      this.pending.push({ op: ['w', collection, id, text] });
+      this.queue.pending.push({ op: ['w', collection, id, text] });
       this.rows.delete(key);
       return;
     }
-    this.pending.push({ op: ['u', collection, id, text, seen], failure: (error) => (isCheckFailure(error) ? new WriteConflict(collection, id) : error) });
+    this.queue.pending.push({ op: ['u', collection, id, text, seen], failure: (error) => (isCheckFailure(error) ? new WriteConflict(collection, id) : error) });
     this.versions.set(key, seen + 1);
     this.rows.set(key, { text, version: seen + 1 });
   }
@@ -316,7 +264,7 @@ export class DbTransaction {
     const key = keyOf(collection, id);
     this.ahead.delete(key);
     const seen = this.versions.get(key);
-    const [row] = await this.send({ op: ['d', collection, id, seen === ABSENT ? null : (seen ?? null)] });
+    const [row] = await this.queue.send({ op: ['d', collection, id, seen === ABSENT ? null : (seen ?? null)] });
     const removed = Number(row?.n ?? 0) > 0;
     this.versions.delete(key);
     this.rows.delete(key);
@@ -356,7 +304,7 @@ export class DbTransaction {
     if (wanted.length > 0) this.queueLocks(wanted.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String));
     if (fetch.length === 0) return;
     for (const id of fetch) this.prefetching.add(keyOf(collection, id));
-    this.pending.push({ op: ['f', collection, fetch], take: (rows) => this.prefetched(collection, fetch, rows) });
+    this.queue.pending.push({ op: ['f', collection, fetch], take: (rows) => this.prefetched(collection, fetch, rows) });
   }
 
   /**
@@ -371,17 +319,13 @@ export class DbTransaction {
     });
     if (fetch.length === 0) return;
     for (const id of fetch) this.ahead.set(keyOf(collection, id), undefined);
-    this.pending.push({
+    this.queue.pending.push({
       op: ['f', collection, fetch],
       take: (rows) => {
-        const found = new Map<string, Row>();
-        for (const row of rows) found.set(row.id!, row);
-        for (const id of fetch) {
+        for (const [id, row] of knownRows(fetch, rows)) {
           const key = keyOf(collection, id);
           // Written or read meanwhile: the read ahead is of no use.
-          if (!this.ahead.has(key) || this.versions.has(key) || this.rows.has(key)) continue;
-          const row = found.get(id);
-          this.ahead.set(key, row ? { text: row.record!, version: row.version! } : { text: undefined, version: ABSENT });
+          if (this.ahead.has(key) && !this.versions.has(key) && !this.rows.has(key)) this.ahead.set(key, row);
         }
       },
     });
@@ -389,20 +333,16 @@ export class DbTransaction {
 
   /** Queues advisory locks; right behind another lock op still queued, one op takes both, in the same order. */
   private queueLocks(keys: string[]): void {
-    const previous = this.pending.at(-1)?.op;
+    const previous = this.queue.pending.at(-1)?.op;
     if (previous?.[0] === 'l') (previous[1] as string[]).push(...keys);
-    else this.pending.push({ op: ['l', keys] });
+    else this.queue.pending.push({ op: ['l', keys] });
   }
 
   /** Keeps the prefetched rows of locked records (absent ones as absent), unless read meanwhile. */
   private prefetched(collection: string, ids: readonly string[], rows: Row[]): void {
-    const found = new Map<string, Row>();
-    for (const row of rows) found.set(row.id!, row);
-    for (const id of ids) {
+    for (const [id, row] of knownRows(ids, rows)) {
       const key = keyOf(collection, id);
-      if (!this.prefetching.delete(key) || this.versions.has(key) || this.rows.has(key)) continue;
-      const row = found.get(id);
-      this.rows.set(key, row ? { text: row.record!, version: row.version! } : { text: undefined, version: ABSENT });
+      if (this.prefetching.delete(key) && !this.versions.has(key) && !this.rows.has(key)) this.rows.set(key, row);
     }
   }
 
@@ -437,14 +377,12 @@ export class DbTransaction {
 
   /** Opens a savepoint (queued); answers its name for {@link release} or {@link rollbackTo}. */
   savepoint(): string {
-    const name = `s${++this.savepoints}`;
-    this.pending.push({ text: `SAVEPOINT ${name}` });
-    return name;
+    return this.queue.savepoint();
   }
 
   /** Ends a savepoint whose work stays (queued). */
   release(name: string): void {
-    this.pending.push({ text: `RELEASE SAVEPOINT ${name}` });
+    this.queue.release(name);
   }
 
   /** Undoes the work since the savepoint: statements not yet sent are dropped, the rest rolled back. */
@@ -456,14 +394,7 @@ export class DbTransaction {
     this.rows.clear();
     this.prefetching.clear();
     this.ahead.clear();
-    const at = this.pending.findIndex((statement) => statement.text === `SAVEPOINT ${name}`);
-    if (at >= 0) {
-      this.pending.length = at;
-      return;
-    }
-    this.pending = [];
-    await this.send({ text: `ROLLBACK TO SAVEPOINT ${name}` });
-    this.release(name);
+    if (!(await this.queue.rollbackTo(name))) return;
     // Versions read inside the savepoint may be of rows it wrote; forgetting them only skips checks.
     this.versions.clear();
     this.guarded.clear();
@@ -479,12 +410,12 @@ export class DbTransaction {
     try {
       if (this.numbered.length > 0) {
         const orders = [...new Set(this.numbered.map(({ op }) => String(lockKey(op[1] as string, ORDER))))];
-        this.pending.push({ op: ['l', orders.sort()] });
-        for (const { op, record, field } of this.numbered) this.pending.push({ op, take: (rows) => void (record[field] = Number(rows[0]!.n)) });
+        this.queue.pending.push({ op: ['l', orders.sort()] });
+        for (const { op, record, field } of this.numbered) this.queue.pending.push({ op, take: (rows) => void (record[field] = Number(rows[0]!.n)) });
       }
-      for (const statement of extra.statements ?? []) this.pending.push(statement);
-      for (const op of extra.ops ?? []) this.pending.push({ op });
-      await this.send({ text: 'COMMIT' });
+      for (const statement of extra.statements ?? []) this.queue.pending.push(statement);
+      for (const op of extra.ops ?? []) this.queue.pending.push({ op });
+      await this.queue.send({ text: 'COMMIT' });
     } catch (error) {
       // A statement of the batch failed, and PostgreSQL skips what follows it, COMMIT included:
       // end the transaction here, or the connection goes back to the pool inside it.
@@ -498,8 +429,8 @@ export class DbTransaction {
   /** Rolls back (nothing of it stays) and gives the connection back; never throws. */
   async rollback(): Promise<void> {
     if (!this.reserved) return;
-    const began = this.pending[0]?.text !== BEGIN;
-    this.pending = [];
+    const began = this.queue.pending[0]?.text !== BEGIN;
+    this.queue.pending = [];
     try {
       // BEGIN still queued means nothing was ever sent.
       if (began) await this.conn.unsafe('ROLLBACK');

@@ -49,6 +49,11 @@ export function isRetryable(error: unknown): boolean {
   return code !== undefined && RETRYABLE.has(code);
 }
 
+/** Whether `error` is a check of the batch function that failed (or any lost race the database reports as 40001). */
+export function isCheckFailure(error: unknown): boolean {
+  return codeOf(error) === '40001';
+}
+
 /** Whether `error` says the database is away (connection refused or lost, server shutting down, too many clients). */
 export function isUnreachable(error: unknown): boolean {
   const code = codeOf(error);
