@@ -18,6 +18,8 @@ import { Sequences } from './sequences.js';
 
 /** The channel commits are announced on. */
 const CHANNEL = 'agent_services';
+/** Options of every pool: notices are not errors; connections say whose they are. */
+const COMMON = { onnotice: () => {}, connection: { application_name: 'agent-services' } };
 /** How often a unit runs again after a conflict before its failure is answered. */
 const MAX_ATTEMPTS = 8;
 
@@ -82,12 +84,12 @@ export class PostgresStore implements Store {
 
   private constructor(
     private readonly sql: Sql,
-    /** A small pool for sequences, claims and the clock, so they never wait behind busy units. */
+    /** A small pool for sequences and the clock, so they never wait behind busy units. */
     private readonly control: Sql,
-    options: PostgresStoreOptions,
+    options: PostgresStoreOptions & { url: string },
   ) {
     this.sequences = new Sequences(control);
-    this.claims = new PostgresClaims(control, () => this.assertOpen());
+    this.claims = new PostgresClaims(options.url, COMMON, () => this.assertOpen());
     this.onError = options.onError ?? ((error) => process.stderr.write(`store: after-commit callback failed: ${(error as Error)?.stack ?? String(error)}\n`));
     this.remote = new RemoteCommits(
       this.processId,
@@ -102,16 +104,15 @@ export class PostgresStore implements Store {
    * @throws Error for a database that cannot be reached, SchemaTooNewError for a newer schema
    */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-    const common = { onnotice: () => {}, connection: { application_name: 'agent-services' } };
-    const sql = postgres(url, { ...common, max: options.maxConnections ?? 20 });
-    const control = postgres(url, { ...common, max: 3 });
+    const sql = postgres(url, { ...COMMON, max: options.maxConnections ?? 20 });
+    const control = postgres(url, { ...COMMON, max: 2 });
     try {
       if (options.migrate === false) {
         const found = await schemaVersion(control);
         if (found > SCHEMA_VERSION) throw new SchemaTooNewError(found, SCHEMA_VERSION);
         if (found < SCHEMA_VERSION) throw new Error(`the database has schema version ${found}; run agent-services migrate first`);
       } else await migrate(control);
-      const store = new PostgresStore(sql, control, options);
+      const store = new PostgresStore(sql, control, { ...options, url });
       const listening = await control.listen(CHANNEL, (payload) => store.remote.received(payload));
       store.unlisten = () => listening.unlisten();
       return store;
@@ -444,7 +445,6 @@ export class PostgresStore implements Store {
     this.closed = true;
     this.remote.close();
     await this.unlisten?.().catch(() => undefined);
-    await this.claims.close();
-    await Promise.allSettled([this.sql.end({ timeout: 5 }), this.control.end({ timeout: 5 })]);
+    await Promise.allSettled([this.claims.close(), this.sql.end({ timeout: 5 }), this.control.end({ timeout: 5 })]);
   }
 }
