@@ -64,6 +64,10 @@ describe.skipIf(skip !== null)('PostgreSQL claims', () => {
     expect(a.statements).toHaveLength(2);
     await claimed.release!();
     expect(a.statements).toHaveLength(3);
+    // The claim with its read goes through the batch function (its read in a snapshot of its
+    // own); a lone read or release as a plain statement, which costs the server less.
+    expect(a.statements[0]).toContain('agent_services_batch');
+    expect(a.statements.slice(1).join('\n')).not.toContain('agent_services_batch');
     // A claim without a read is one statement too.
     const again = await a.claims.claim('idempotency:k1');
     expect(again).toBeDefined();
@@ -186,6 +190,32 @@ describe.skipIf(skip !== null)('PostgreSQL claims', () => {
     const taken = await b.claims.claim('job:held');
     expect(taken).toBeDefined();
     await taken!();
+  });
+
+  it('gives the lock back when its statement failed after taking it, the connection still up', async () => {
+    const url = await freshDatabase();
+    const a = processOn(url);
+    const b = processOn(url);
+    const admin = pool(url);
+    const blocker = await pool(url).reserve();
+    // The records table locked: a's claim takes the lock, then its read waits, and is cancelled.
+    await blocker`BEGIN`;
+    await blocker`LOCK TABLE agent_services_records IN ACCESS EXCLUSIVE MODE`;
+    const claiming = a.claims.claimReading('idempotency:stuck', { collection: 'idempotency', id: 'stuck' }).catch((error: unknown) => error);
+    await waitUntil(async () => (await admin`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'relation' AND NOT granted`)[0]!.n === 1);
+    expect((await b.claims.claim('idempotency:stuck')) === undefined).toBe(true);
+    await admin`SELECT pg_cancel_backend(pid) FROM pg_locks WHERE locktype = 'relation' AND NOT granted`;
+    const failed = await claiming;
+    expect((failed as { code?: string }).code).toBe('57014');
+    // The session is still up and gave the claim back: b takes it, and a may claim it again later.
+    const taken = await b.claims.claim('idempotency:stuck');
+    expect(taken).toBeDefined();
+    await taken!();
+    await blocker`COMMIT`;
+    blocker.release();
+    const again = await a.claims.claim('idempotency:stuck');
+    expect(again).toBeDefined();
+    await again!();
   });
 
   it('brings a version-2 database to version 3, whose batch function has the claim ops', async () => {
