@@ -1,7 +1,7 @@
 /**
- * `agent_services_batch(ops jsonb)`, installed by schema version 2 (its claim ops, `st` and `su`, by
- * version 3): runs a transaction's queued
- * reads and writes, in order, as ONE statement, so a round trip costs one Bind/Execute/Sync
+ * `agent_services_batch(ops jsonb)`, installed by schema version 2 (its claim ops, `st` and `su`,
+ * by version 3): runs a transaction's queued reads and writes (or a process's claims), in order,
+ * as ONE statement, so a round trip costs one Bind/Execute/Sync
  * whatever it carries (postgres.js sends a Sync, and PostgreSQL a ReadyForQuery, per statement).
  * Each op is a JSON array whose first element names it; what an op reads comes back as rows
  * tagged with the op's index `i` (`n`: a position, a count or a row count). A check that fails
