@@ -1,12 +1,17 @@
 /**
- * `agent_services_batch(ops jsonb)`, installed by schema version 2: runs a transaction's queued
- * reads and writes, in order, as ONE statement, so a round trip costs one Bind/Execute/Sync
+ * `agent_services_batch(ops jsonb)`, installed by schema version 2 (its claim ops, `st` and `su`,
+ * by version 3): runs a transaction's queued reads and writes (or a process's claims), in order,
+ * as ONE statement, so a round trip costs one Bind/Execute/Sync
  * whatever it carries (postgres.js sends a Sync, and PostgreSQL a ReadyForQuery, per statement).
  * Each op is a JSON array whose first element names it; what an op reads comes back as rows
  * tagged with the op's index `i` (`n`: a position, a count or a row count). A check that fails
  * (a version that moved, a cached read gone stale) raises SQLSTATE 40001 with the op's index as
  * DETAIL: the statement, and the transaction with it, fail, so a COMMIT sent behind it in the same
  * round trip rolls back. The plans of the statements inside are prepared once per connection.
+ *
+ * The function is VOLATILE (the default), so at READ COMMITTED each statement inside takes a new
+ * snapshot: a `g` behind an `st` sees what was committed once the lock was decided, which one
+ * SELECT doing both would not (its snapshot is taken before the lock). The claims rely on it.
  */
 export const BATCH_FUNCTION = `
 CREATE OR REPLACE FUNCTION agent_services_batch(ops jsonb)
@@ -85,6 +90,10 @@ BEGIN
       RETURN QUERY SELECT k, NULL::text, NULL::text, NULL::integer, got;
     WHEN 'x' THEN -- a notice to the other processes: channel, payload
       PERFORM pg_notify(op->>1, op->>2);
+    WHEN 'st' THEN -- a claim: the session-level advisory lock, if free (n = 1 taken, 0 not): key
+      RETURN QUERY SELECT k, NULL::text, NULL::text, NULL::integer, pg_try_advisory_lock((op->>1)::bigint)::integer::bigint;
+    WHEN 'su' THEN -- a claim's end: the session-level advisory lock given back: key
+      PERFORM pg_advisory_unlock((op->>1)::bigint);
     WHEN 'm' THEN -- a row of the world's state, kept if present: key, value
       INSERT INTO agent_services_meta (key, value) VALUES (op->>1, op->>2) ON CONFLICT (key) DO NOTHING;
     ELSE

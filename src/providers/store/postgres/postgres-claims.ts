@@ -1,29 +1,46 @@
-import type { ReservedSql, Sql } from 'postgres';
+import { setTimeout as delay } from 'node:timers/promises';
+import postgres, { type Options, type Sql } from 'postgres';
 import type { ClaimRelease } from '../../../core/ports/store.js';
+import { GroupedBatches } from './grouped-batches.js';
 import { lockKey } from './record-keys.js';
-import { translate } from './postgres-errors.js';
+import { isUnreachable, translate } from './postgres-errors.js';
 
 /** Advisory-lock namespace of claims. */
 const CLAIMS = 'agent_services_claims';
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+/**
+ * Options of the claims' pool: one connection, kept as long as it lives (its session holds the
+ * claims); no array types to fetch when it connects (the claims send text).
+ */
+const CLAIMS_POOL = { max: 1, max_lifetime: 0, idle_timeout: 0, fetch_types: false } as const;
 
 /**
  * The claims of one process on a PostgreSQL world ({@link SharedStore.claim}): session advisory
- * locks on one reserved connection, held until released or the process dies (its connection
- * closes, and the claims with it). A session may take its own lock twice, so the names this
- * process holds are kept here and a second caller of the same process is refused before the
- * database: a claim means one caller in the world.
+ * locks on the one connection of a pool of their own ({@link CLAIMS_POOL}), held until released
+ * or the process dies (its connection closes, and the claims with it). The pool connects again
+ * after its connection broke; a connection reserved from a shared pool would not (postgres.js
+ * 3.4 throws outside any promise when one is used after it closed, which ended the process). A
+ * session may take its own lock twice, so the names this process holds are kept here and a second
+ * caller of the same process is refused before the database: a claim means one caller in the world.
+ *
+ * Every claim (with its read) and every release is ops of `agent_services_batch` on that
+ * connection, grouped (GroupedBatches): a claim and its read are one statement, and the claims
+ * and releases of concurrent requests share statements.
  */
 export class PostgresClaims {
-  private connection: Promise<ReservedSql> | undefined;
+  private pool: Sql | undefined;
+  private batches: GroupedBatches | undefined;
+  /** Counts the sessions that ended: a claim of an ended one went with it. */
+  private session = 0;
   private readonly held = new Set<string>();
 
-  /** @param control the small pool the connection is reserved from; `assertOpen` throws once the store closed */
+  /**
+   * @param url the database; the pool is opened at the first claim, with `options` beside its own
+   * @param assertOpen throws once the store closed
+   */
   constructor(
-    private readonly control: Sql,
+    private readonly url: string,
+    private readonly options: Options<Record<string, never>>,
     private readonly assertOpen: () => void,
   ) {}
 
@@ -33,47 +50,59 @@ export class PostgresClaims {
   }
 
   /**
-   * {@link claim}, with the read of a record (`read`) sent right behind the lock on the same
-   * connection, in the same round trip: the server runs them in order, so the read sees what was
-   * committed once the claim was decided.
+   * {@link claim}, with the read of a record (`read`) in the same statement, behind the lock: the
+   * batch function reads it in a snapshot of its own, taken once the lock was decided, so the
+   * read sees what was committed by then (a holder's record written before it let go).
    */
   async claimReading<T>(name: string, read?: { collection: string; id: string }): Promise<{ release: ClaimRelease | undefined; record: T | undefined }> {
     const heldHere = this.held.has(name);
     if (heldHere && !read) return { release: undefined, record: undefined };
     if (!heldHere) this.held.add(name);
     const key = String(lockKey(CLAIMS, name));
-    const reserving = (this.connection ??= this.control.reserve());
-    let conn: ReservedSql;
-    let record: T | undefined;
+    const ops: unknown[][] = [];
+    if (!heldHere) ops.push(['st', key]);
+    if (read) ops.push(['g', read.collection, read.id]);
+    this.pool ??= postgres(this.url, { ...this.options, ...CLAIMS_POOL, onclose: () => void this.session++ });
+    const batches = (this.batches ??= new GroupedBatches(this.pool));
+    let answers: Awaited<ReturnType<GroupedBatches['send']>>;
     try {
-      conn = await reserving;
-      const [taken, rows] = await Promise.all([
-        heldHere ? false : conn`SELECT pg_try_advisory_lock(${key}::bigint) AS ok`.then(([row]) => Boolean(row?.ok)),
-        read ? conn`SELECT record FROM agent_services_records WHERE collection = ${read.collection} AND id = ${read.id}` : undefined,
-      ]);
-      if (rows?.[0]) record = JSON.parse(rows[0].record as string) as T;
-      if (!taken) {
-        if (!heldHere) this.held.delete(name);
-        return { release: undefined, record };
-      }
+      answers = await batches.send(ops);
     } catch (error) {
-      if (!heldHere) this.held.delete(name);
-      // The connection could not be had or broke (the database went away, and its claims with it):
-      // the next claim reserves a new one instead of failing forever on this one.
-      if (this.connection === reserving) this.connection = undefined;
-      void reserving.then((broken) => broken.release()).catch(() => undefined);
+      if (!heldHere) await this.abandon(batches, key, name, error);
       throw translate(error);
+    }
+    // Counted once answered: the session that ran the statement, or (had it closed meanwhile) a
+    // later one, which cannot hold the lock for another caller here (the name stays in `held`
+    // until this release is done), so its unlock changes nothing.
+    const session = this.session;
+    const found = read ? answers.at(-1)![0]?.record : undefined;
+    const record = found ? (JSON.parse(found) as T) : undefined;
+    if (heldHere || answers[0]![0]?.n !== '1') {
+      if (!heldHere) this.held.delete(name);
+      return { release: undefined, record };
     }
     let released = false;
     const release = async () => {
       if (released) return;
       released = true;
-      await conn`SELECT pg_advisory_unlock(${key}::bigint)`.catch(() => undefined);
+      // A session that ended took the lock with it.
+      if (this.session === session) await batches.send([['su', key]]).catch(() => undefined);
       // Only now may a caller of this process take it again: before the unlock, the database
       // would count it as this session's second hold.
       this.held.delete(name);
     };
     return { release, record };
+  }
+
+  /**
+   * A claim whose statement failed, so it may or may not have been taken. A connection that broke
+   * (the database went away) took its locks with it. Otherwise the lock is given back, in case it
+   * was taken (a session keeps its advisory locks through a failed statement), before the name
+   * may be claimed here again.
+   */
+  private async abandon(batches: GroupedBatches, key: string, name: string, error: unknown): Promise<void> {
+    if (!isUnreachable(error)) await batches.send([['su', key]]).catch(() => undefined);
+    this.held.delete(name);
   }
 
   /** Takes the named claim, polling (5 ms doubling to 100 ms) while another caller holds it. */
@@ -86,8 +115,8 @@ export class PostgresClaims {
     }
   }
 
-  /** Gives the connection back (the store is closing): every claim of this process ends. */
+  /** Closes the connection (the store is closing): every claim of this process ends. */
   async close(): Promise<void> {
-    if (this.connection) (await this.connection.catch(() => undefined))?.release();
+    await this.pool?.end({ timeout: 5 });
   }
 }

@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { BATCH_FUNCTION } from './batch-function.js';
 
 /** The schema version this code writes and reads; kept in the database's meta table. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Meta keys (the runtime's state and the schema's version). */
 export const META = {
@@ -34,13 +34,18 @@ CREATE TABLE IF NOT EXISTS agent_services_records (
   PRIMARY KEY (collection, id)
 );
 CREATE INDEX IF NOT EXISTS agent_services_records_page ON agent_services_records (collection, part, position);
-CREATE INDEX IF NOT EXISTS agent_services_records_order ON agent_services_records (collection, position);
 CREATE TABLE IF NOT EXISTS agent_services_collections (name text PRIMARY KEY, sequence text NOT NULL);
 CREATE TABLE IF NOT EXISTS agent_services_blobs (key text NOT NULL, chunk integer NOT NULL, bytes bytea NOT NULL, PRIMARY KEY (key, chunk));
 `;
 
-/** Version 2: the batch function (batch-function.ts); the tables are as in version 1. */
-const V2 = BATCH_FUNCTION;
+/**
+ * Version 2: the batch function (batch-function.ts); version 3: the same with its claim ops (`st`,
+ * `su`), and without version 1's index of `(collection, position)`: only reads of a whole
+ * collection used it (start-up work, exports), which sort instead, while every insert paid an entry
+ * in it (12% of a keyed send's WAL). Both steps are the function's latest text.
+ */
+const V3 = `${BATCH_FUNCTION}
+DROP INDEX IF EXISTS agent_services_records_order;`;
 
 /** A database written by a newer version of agent-services. */
 export class SchemaTooNewError extends Error {
@@ -71,7 +76,7 @@ export async function migrate(sql: Sql): Promise<number> {
     }
     if (found > SCHEMA_VERSION) throw new SchemaTooNewError(found, SCHEMA_VERSION);
     if (found < 1) await tx.unsafe(V1);
-    if (found < 2) await tx.unsafe(V2);
+    if (found < 3) await tx.unsafe(V3);
     await tx`INSERT INTO agent_services_meta (key, value) VALUES (${META.schemaVersion}, ${String(SCHEMA_VERSION)})
       ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
     return found;

@@ -1,6 +1,7 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import postgres, { type Sql } from 'postgres';
+import type { Sql } from 'postgres';
 import { CLOCK_CHANGED, type SharedStore, type Store, type StoreSnapshot, type StoreTransaction, type StoreView } from '../../../core/ports/store.js';
 import type { BlobStore } from '../../../core/ports/blob-store.js';
 import { PostgresBlobStore } from '../../blobs/postgres-blob-store.js';
@@ -8,6 +9,7 @@ import { runOutside } from '../run-outside.js';
 import { UnitAdmission } from '../unit-admission.js';
 import { DbTransaction } from './db-transaction.js';
 import { PostgresClaims } from './postgres-claims.js';
+import { COMMON, openPools } from './pools.js';
 import { ReadCache } from './read-cache.js';
 import { RemoteCommits } from './remote-commits.js';
 import { WriteConflict, isRetryable, isUnreachable, translate } from './postgres-errors.js';
@@ -52,10 +54,6 @@ interface Unit {
   cachedReads: Array<{ collection: string; id: string; version: number }>;
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /**
  * The store for worlds that many processes serve at once: every record a row of PostgreSQL, every
  * durable unit one database transaction (each store transaction a savepoint in it), committed
@@ -84,12 +82,12 @@ export class PostgresStore implements Store {
 
   private constructor(
     private readonly sql: Sql,
-    /** A small pool for sequences, claims and the clock, so they never wait behind busy units. */
+    /** A small pool for sequences and the clock, so they never wait behind busy units. */
     private readonly control: Sql,
-    options: PostgresStoreOptions,
+    options: PostgresStoreOptions & { url: string },
   ) {
     this.sequences = new Sequences(control);
-    this.claims = new PostgresClaims(control, () => this.assertOpen());
+    this.claims = new PostgresClaims(options.url, COMMON, () => this.assertOpen());
     this.onError = options.onError ?? ((error) => process.stderr.write(`store: after-commit callback failed: ${(error as Error)?.stack ?? String(error)}\n`));
     this.remote = new RemoteCommits(
       this.processId,
@@ -104,17 +102,14 @@ export class PostgresStore implements Store {
    * @throws Error for a database that cannot be reached, SchemaTooNewError for a newer schema
    */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-    const common = { onnotice: () => {}, connection: { application_name: 'agent-services' } };
-    const onStatement = options.onStatement;
-    const sql = postgres(url, { ...common, max: options.maxConnections ?? 20, ...(onStatement ? { debug: (_connection: number, text: string) => onStatement(text) } : {}) });
-    const control = postgres(url, { ...common, max: 3 });
+    const { sql, control } = openPools(url, options);
     try {
       if (options.migrate === false) {
         const found = await schemaVersion(control);
         if (found > SCHEMA_VERSION) throw new SchemaTooNewError(found, SCHEMA_VERSION);
         if (found < SCHEMA_VERSION) throw new Error(`the database has schema version ${found}; run agent-services migrate first`);
       } else await migrate(control);
-      const store = new PostgresStore(sql, control, options);
+      const store = new PostgresStore(sql, control, { ...options, url });
       const listening = await control.listen(CHANNEL, (payload) => store.remote.received(payload));
       store.unlisten = () => listening.unlisten();
       return store;
@@ -448,7 +443,6 @@ export class PostgresStore implements Store {
     this.closed = true;
     this.remote.close();
     await this.unlisten?.().catch(() => undefined);
-    await this.claims.close();
-    await Promise.allSettled([this.sql.end({ timeout: 5 }), this.control.end({ timeout: 5 })]);
+    await Promise.allSettled([this.claims.close(), this.sql.end({ timeout: 5 }), this.control.end({ timeout: 5 })]);
   }
 }
