@@ -1,6 +1,6 @@
 import type { ReservedSql, Sql } from 'postgres';
 import type { PageQuery, PageResult, Positioned } from '../../../core/ports/store.js';
-import type { Row, Statement } from './batch-sender.js';
+import type { Row } from './batch-sender.js';
 import { ABSENT, type KnownRow, knownRows } from './known-rows.js';
 import { isCheckFailure, WriteConflict } from './postgres-errors.js';
 import { countKey, type ReadCache, recordKey } from './read-cache.js';
