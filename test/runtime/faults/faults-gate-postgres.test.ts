@@ -8,7 +8,9 @@ import { PostgresStore } from '../../../src/providers/store/postgres/postgres-st
 import { followFaults, type FaultsGate } from '../../../src/runtime/faults/faults-gate.js';
 import { SeededRandom } from '../../../src/sim/seeded-random.js';
 import { SimClock } from '../../../src/sim/sim-clock.js';
+import { createRuntime, type Runtime } from '../../../src/index.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
+import { ApiError } from '../../../src/core/shared/api-error.js';
 
 const skip = postgresSkipReason();
 if (skip) console.log(`faults-gate-postgres: skipped, ${skip}`);
@@ -91,5 +93,49 @@ describe.skipIf(skip !== null)('the faults gate on a PostgreSQL world of two pro
     expect(hit?.effect).toBe('fail');
     expect(await a.gate.armed()).toBe(false);
     await until(b.gate, false);
+  });
+
+  describe('two runtimes on one database', () => {
+    const runtimes: Runtime[] = [];
+    afterEach(async () => {
+      for (const runtime of runtimes.splice(0)) await runtime.close();
+    });
+
+    /** Sends through `runtime` until one fails (true) or succeeds (false) as wanted, for at most 10 s. */
+    async function untilSendFails(runtime: Runtime, apiKey: string, fails: boolean): Promise<void> {
+      const client = runtime.agent(apiKey);
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        let failed: boolean;
+        try {
+          await client.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' });
+          failed = false;
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.code !== 'internal_error') throw error;
+          failed = true;
+        }
+        if (failed === fails) return;
+        if (Date.now() > deadline) throw new Error(`sends did not ${fails ? 'start' : 'stop'} failing within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+
+    it('a persistence.write fault armed through one process reaches the requests of the other', async () => {
+      const database = await freshDatabase();
+      const quiet = { onInternalError: () => {} };
+      const a = await createRuntime({ database, ...quiet });
+      runtimes.push(a);
+      const b = await createRuntime({ database, ...quiet });
+      runtimes.push(b);
+      const alice = await a.simClient().createAgent({ name: 'alice', balances: { usd: '100' } });
+      await a.simClient().createAgent({ name: 'bob' });
+      await untilSendFails(b, alice.api_key, false);
+      await a.simClient().addFault({ target: 'persistence.write', effect: 'fail', match: { route: 'wallet.send' } });
+      // On A at once; on B once the commit's word arrives (B's requests carry their route from then on).
+      await expect(a.agent(alice.api_key).wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' })).rejects.toMatchObject({ code: 'internal_error' });
+      await untilSendFails(b, alice.api_key, true);
+      await b.simClient().clearFaults();
+      await untilSendFails(a, alice.api_key, false);
+    });
   });
 });
