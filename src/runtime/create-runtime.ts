@@ -43,6 +43,7 @@ import type { CardSecret } from '../core/ports/card-vault.js';
 import { Faults } from '../core/ports/faults.js';
 import { FaultingStore } from './faults/faulting-store.js';
 import { withRequestContext } from './faults/request-context.js';
+import { FaultsGate } from './faults/faults-gate.js';
 import { GroupCommit } from './group-commit.js';
 import { inProcessTransport } from './in-process-transport.js';
 import type { RuntimeOptions } from './runtime-options.js';
@@ -338,15 +339,12 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   const lifetime = new AbortController();
   const adminToken = options.adminToken;
-  let faults: Faults | undefined;
   container.bind(Dispatcher).toDynamicValue((context) => {
     const identity = context.get(IdentityService);
+    // Built with the dispatcher, so this process follows other processes' commits to the faults from the start.
+    const faultsGate = context.get(FaultsGate);
     return new Dispatcher({
-      routes: [
-        ...controlHandlers(context.get(SimControl)),
-        ...adminHandlers(context.get(SimControl), context.get(AgentAdmin)),
-        ...withRequestContext(areaRoutes, () => (faults ??= container.get(Faults)).anyArmed(rawStore.view)),
-      ],
+      routes: [...controlHandlers(context.get(SimControl)), ...adminHandlers(context.get(SimControl), context.get(AgentAdmin)), ...withRequestContext(areaRoutes, () => faultsGate.armed())],
       callers: {
         agentFor: (apiKey) => identity.agentForApiKey(apiKey),
         adminAllowed: (bearer) => {

@@ -31,12 +31,25 @@ export type FaultSpec = ReturnType<typeof AddFaultBody.parse>;
  */
 @injectable()
 export class FaultService implements Faults {
+  /** Told whenever this process writes the fault set ({@link onWrite}). */
+  private readonly writeListeners: Array<() => void> = [];
+
   constructor(
     @inject(Store) private readonly store: Store,
     @inject(Clock) private readonly clock: Clock,
     @inject(Random) private readonly random: Random,
     @inject(EventLog) private readonly events: EventLog,
   ) {}
+
+  /**
+   * Calls `listener` whenever this process writes the fault set: when a control-plane change
+   * begins and once it has settled (committed or failed), and for every write (a hit counting down
+   * `count` included) as it is made, once applied and once durable. A cache of "is any fault set?"
+   * forgets its answer on each call, so no answer read before a write outlives it here.
+   */
+  onWrite(listener: () => void): void {
+    this.writeListeners.push(listener);
+  }
 
   /** Adds a fault. */
   async add(spec: FaultSpec): Promise<Fault> {
@@ -46,7 +59,7 @@ export class FaultService implements Faults {
 
   /** Adds faults that are used up together: the first hit on any of them ends them all (when `grouped`). */
   async addGroup(specs: FaultSpec[], grouped = true): Promise<Fault[]> {
-    return this.store.transaction(async (tx) => {
+    return this.writing(async (tx) => {
       const set = await this.setOf(tx);
       const group = grouped ? `flt_${set.next_id}` : null;
       const created = specs.map((spec, index): Fault => {
@@ -78,7 +91,7 @@ export class FaultService implements Faults {
 
   /** Removes one fault. @throws ApiError 404 not_found */
   async remove(faultId: string): Promise<void> {
-    await this.store.transaction(async (tx) => {
+    await this.writing(async (tx) => {
       const set = await this.setOf(tx);
       if (!set.faults.some((fault) => fault.fault_id === faultId)) throw notFound('fault');
       await this.save(tx, { ...set, faults: set.faults.filter((fault) => fault.fault_id !== faultId) });
@@ -87,7 +100,7 @@ export class FaultService implements Faults {
 
   /** Removes every fault, or every fault of the given targets. */
   async clear(targets?: readonly FaultTarget[]): Promise<void> {
-    await this.store.transaction(async (tx) => {
+    await this.writing(async (tx) => {
       const set = await this.setOf(tx);
       if (set.faults.length === 0) return;
       await this.save(tx, { ...set, faults: targets ? set.faults.filter((fault) => !targets.includes(fault.target)) : [] });
@@ -100,7 +113,8 @@ export class FaultService implements Faults {
   }
 
   anyArmed(view: StoreView): Promise<boolean> {
-    // A handler on the read rather than an async frame: every API request asks this.
+    // A handler on the read rather than an async frame. The runtime's gate (faults-gate.ts) keeps
+    // the answer, so requests ask it only after a write of the faults.
     return view.get<FaultSet>(FAULTS, FAULTS_ID).then((set) => set !== undefined && set.faults.some((fault) => fault.active));
   }
 
@@ -113,7 +127,7 @@ export class FaultService implements Faults {
 
   async strikeNow(target: FaultTarget, operation: FaultOperation): Promise<StruckFault | null> {
     if (!(await this.armed(this.store.view, target))) return null;
-    return this.store.transaction((tx) => this.strike(tx, target, operation));
+    return this.writing((tx) => this.strike(tx, target, operation));
   }
 
   async choose(view: StoreView, target: FaultTarget, operation: FaultOperation): Promise<FaultChoice | null> {
@@ -139,7 +153,7 @@ export class FaultService implements Faults {
   }
 
   async record(choice: FaultChoice): Promise<void> {
-    await this.store.transaction((tx) => this.recordIn(tx, choice));
+    await this.writing((tx) => this.recordIn(tx, choice));
   }
 
   /** Counts the hit (ending the fault, or its group, when used up) and appends `fault.injected`. */
@@ -173,7 +187,34 @@ export class FaultService implements Faults {
     return (await view.get<FaultSet>(FAULTS, FAULTS_ID)) ?? { next_id: 1, faults: [] };
   }
 
+  /**
+   * A transaction of this service that may write the fault set, with the listeners told as it
+   * begins (a request that begins meanwhile reads the store, as it would without a cache) and
+   * once it has settled: a store whose commit failed has undone the write, and a cache may have
+   * read it in between.
+   */
+  private async writing<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    this.wrote();
+    try {
+      return await this.store.transaction(fn);
+    } finally {
+      this.wrote();
+    }
+  }
+
+  /** Tells the listeners of {@link onWrite}. */
+  private wrote(): void {
+    for (const listener of this.writeListeners) listener();
+  }
+
+  /** Every write of the fault set goes through here, so the listeners of {@link onWrite} hear of each. */
   private async save(tx: StoreTransaction, set: FaultSet): Promise<void> {
+    // At once (a read from now until the commit is not kept), once applied (what the memory and
+    // SQLite stores show to readers before the commit is durable) and once durable (PostgreSQL
+    // shows a write to other readers only then).
+    this.wrote();
+    tx.afterApply(() => this.wrote());
+    tx.afterCommit(() => this.wrote());
     if (await tx.get<FaultSet>(FAULTS, FAULTS_ID)) await tx.update(FAULTS, FAULTS_ID, set);
     else await tx.insert(FAULTS, FAULTS_ID, set);
   }

@@ -6,12 +6,14 @@ import { MailTransport } from '../../core/ports/mail-transport.js';
 import { Sandbox } from '../../core/ports/sandbox.js';
 import { Telephony } from '../../core/ports/telephony.js';
 import { FaultService } from '../../core/faults/fault.service.js';
+import { Store } from '../../core/ports/store.js';
 import { faultsHandlers } from '../../core/faults/faults.handlers.js';
 import { FaultingBrowser } from '../faults/faulting-browser.js';
 import { FaultingEmbedder } from '../faults/faulting-embedder.js';
 import { FaultingMailTransport } from '../faults/faulting-mail-transport.js';
 import { FaultingSandbox } from '../faults/faulting-sandbox.js';
 import { FaultingTelephony } from '../faults/faulting-telephony.js';
+import { FaultsGate, followFaults } from '../faults/faults-gate.js';
 import { overlay } from '../faults/overlay.js';
 import { faultsSimRoutes } from '../../core/faults/faults.routes.js';
 import { defineArea } from './area-module.js';
@@ -28,6 +30,8 @@ export const faultsArea = defineArea({
   bind({ container }) {
     container.bind(FaultService).toSelf();
     container.bind(Faults).toService(FaultService);
+    // The answer every API request asks before it runs, kept in this process (faults-gate.ts).
+    container.bind(FaultsGate).toDynamicValue((context) => followFaults(context.get(FaultService), context.get(Store)));
     const faults = () => container.get(Faults);
     const clock = () => container.get(Clock);
     // Overlays, not wrappers: every member a decorator does not replace (an embedder's optional
@@ -56,5 +60,9 @@ export const faultsArea = defineArea({
   },
   start({ container }) {
     return faultsHandlers(container.get(FaultService));
+  },
+  restored({ container }) {
+    // The store was replaced whole (a restore, a durable store's world resumed): its faults may differ.
+    container.get(FaultsGate).invalidate();
   },
 });

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { BoundRoute } from '../../core/api/route.js';
+import type { BoundRoute, CallContext, RouteInput } from '../../core/api/route.js';
 
 /** The API request a piece of work belongs to, as port decorators see it. */
 export interface RequestContext {
@@ -27,17 +27,24 @@ export function currentRequest(): RequestContext | undefined {
  * Node 20 an `AsyncLocalStorage` in use hooks every promise and async resource of the process,
  * which measured 15-25 µs of a 100-125 µs book transfer over HTTP; a world without faults does
  * not pay it. A fault set while a request is already running therefore does not see that
- * request's route or agent (nor, for `persistence.write`, the request at all).
+ * request's route or agent (nor, for `persistence.write`, the request at all). `faultsSet` answers
+ * a boolean when it knows at once (the runtime's `FaultsGate` keeps the answer), so such a
+ * request runs without waiting a turn, or a promise when it must ask the store.
  */
-export function withRequestContext(routes: BoundRoute[], faultsSet: () => Promise<boolean>): BoundRoute[] {
+export function withRequestContext(routes: BoundRoute[], faultsSet: () => boolean | Promise<boolean>): BoundRoute[] {
   return routes.map((route) => {
     if (route.definition.id.startsWith('sim.')) return route;
     const { handle } = route;
+    const id = route.definition.id;
+    const run = (set: boolean, context: CallContext, input: RouteInput<unknown, unknown, unknown>) =>
+      set ? requests.run({ route: id, agent_id: context.agentId ?? null, persistenceDecided: false }, () => handle(context, input)) : handle(context, input);
     return {
       ...route,
       // A handler on the check rather than an async frame around the handler: every request passes here.
-      handle: (context, input) =>
-        faultsSet().then((set) => (set ? requests.run({ route: route.definition.id, agent_id: context.agentId ?? null, persistenceDecided: false }, () => handle(context, input)) : handle(context, input))),
+      handle: (context, input) => {
+        const set = faultsSet();
+        return typeof set === 'boolean' ? run(set, context, input) : set.then((known) => run(known, context, input));
+      },
     };
   });
 }

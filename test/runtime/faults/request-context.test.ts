@@ -34,6 +34,14 @@ describe('withRequestContext', () => {
     expect((await call(wrapped!, 'agt_2'))?.agent_id).toBe('agt_2');
   });
 
+  it('takes an answer known at once (the gate kept it) as well as one read from the store', async () => {
+    let set = true;
+    const [wrapped] = withRequestContext([route('wallet.send')], () => set);
+    expect((await call(wrapped!, 'agt_3'))?.route).toBe('wallet.send');
+    set = false;
+    expect(await call(wrapped!, 'agt_3')).toBeUndefined();
+  });
+
   it('never wraps the control plane', async () => {
     const [wrapped] = withRequestContext([route('sim.faults.create')], async () => true);
     expect(await call(wrapped!, 'agt_1')).toBeUndefined();
