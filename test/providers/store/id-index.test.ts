@@ -34,12 +34,14 @@ function expectLikeMap(index: IdIndex<Item>, list: Op[]): void {
       const fresh = !model.has(op.id);
       expect(index.add(item)).toBe(fresh);
       if (fresh) model.set(op.id, item);
+      expect(index.get(op.id)).toBe(model.get(op.id));
     } else if (op.kind === 'delete') {
       const held = model.get(op.id);
       if (held) {
         index.delete(held);
         model.delete(op.id);
       }
+      expect(index.get(op.id)).toBeUndefined();
     } else {
       expect(index.get(op.id)).toBe(model.get(op.id));
     }
