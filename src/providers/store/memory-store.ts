@@ -162,6 +162,7 @@ export class MemoryStore implements Store {
     if (this.shrunk.length > 0) this.shrunk = [];
     let result: T;
     let wrote = false;
+    let after: ReadonlyArray<() => void> = NO_CALLBACKS;
     try {
       const tx = Object.create(this.handle) as StoreTransaction & { turn: Turn };
       tx.turn = turn;
@@ -174,14 +175,15 @@ export class MemoryStore implements Store {
       }
       wrote = this.undoLength > 0;
       for (const partition of this.shrunk) compact(partition);
-      // Set by the transaction function's afterApply calls (TypeScript still sees the null above).
+      // Set by the transaction function's afterApply and afterCommit calls (TypeScript still sees
+      // the nulls above). Taken before the turn ends, when the next transaction may begin.
       const applied = this.applied as Array<() => void> | null;
       if (applied !== null) for (const callback of applied) callback();
+      after = (this.after as Array<() => void> | null) ?? NO_CALLBACKS;
     } finally {
       this.clearUndo();
       this.turns.end();
     }
-    const after = (this.after as Array<() => void> | null) ?? NO_CALLBACKS;
     const unit = this.units.getStore();
     if (unit?.open) {
       if (wrote) unit.wrote = true;
