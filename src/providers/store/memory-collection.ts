@@ -79,12 +79,13 @@ export class Collection {
 
   /**
    * Indexes a new row (before it is pushed onto `partition`, above every position there); false,
-   * with nothing changed, when its id is taken.
+   * with nothing changed, when its id is taken. `numbered`: its id is known to be the decimal text
+   * of its position (the store numbered it), so it is not converted again to be compared.
    */
-  add(row: Row, partition: Partition): boolean {
+  add(row: Row, partition: Partition, numbered = false): boolean {
     if (!this.byId) {
       const last = partition.rows[partition.rows.length - 1];
-      if ((this.sole === null || this.sole === partition) && (last === undefined || last.position < row.position) && row.id === String(row.position)) {
+      if ((this.sole === null || this.sole === partition) && (last === undefined || last.position < row.position) && (numbered || row.id === String(row.position))) {
         this.sole = partition;
         return true;
       }

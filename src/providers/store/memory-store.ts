@@ -132,7 +132,7 @@ export class MemoryStore implements Store {
         check(this);
         const position = (store.collections.get(collection)?.nextPosition ?? 1) as never;
         record[field] = position;
-        store.insert(collection, String(position), record, partition);
+        store.insert(collection, String(position), record, partition, true);
         return DONE;
       },
       lock() {
@@ -359,7 +359,7 @@ export class MemoryStore implements Store {
     return partition === undefined ? data.size : (data.partitions.get(partition)?.live ?? 0);
   }
 
-  private insert(name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION): void {
+  private insert(name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION, numbered = false): void {
     // A collection this insert brings into being is dropped again on rollback, so a rolled-back
     // transaction leaves no trace in export() (snapshots and their hashes).
     const created = !this.collections.has(name);
@@ -369,7 +369,7 @@ export class MemoryStore implements Store {
     const partition = collection.partition(partitionName);
     // The partition's own name: the caller's string is often built per write (`owner/folder`).
     const row: Row = { id, partition: partition.name, position: collection.nextPosition, record, live: true, answer: undefined };
-    if (!collection.add(row, partition)) throw new Error(`duplicate id ${id} in ${name}`);
+    if (!collection.add(row, partition, numbered)) throw new Error(`duplicate id ${id} in ${name}`);
     collection.nextPosition++;
     addRow(partition, row);
     partition.live++;
