@@ -33,6 +33,8 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** What {@link copyPlain} answers for a value it leaves to the text round trip. */
 const NOT_PLAIN: unique symbol = Symbol('not plain');
 /** Nesting the direct copy follows; deeper values (and cycles) take the text round trip. */
@@ -79,7 +81,10 @@ function copyPlain(value: unknown, depth: number): unknown {
   const prototype: unknown = Object.getPrototypeOf(value);
   if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  // for...in rather than Object.keys: no array of keys per object (an in-process call copies
+  // several); it yields the own keys in the same order, and inherited ones, which JSON leaves out.
+  for (const key in value) {
+    if (!hasOwn.call(value, key)) continue;
     const item: unknown = (value as Record<string, unknown>)[key];
     // A member JSON cannot write is left out.
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;

@@ -124,8 +124,9 @@ export class StoreEventLog implements EventLog {
           for (const listener of this.listeners) listener(entry);
         });
       }
-      for (const hook of this.appendHooks) {
-        const writing = hook(tx, entry);
+      // Indexed too: a for...of over the hooks keeps an iterator object alive across the await.
+      for (let h = 0; h < this.appendHooks.length; h++) {
+        const writing = this.appendHooks[h]!(tx, entry);
         if (writing) await writing;
       }
     }

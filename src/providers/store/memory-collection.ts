@@ -1,3 +1,5 @@
+import { IdIndex } from './id-index.js';
+
 /** One stored record of the memory store with its place. */
 export interface Row {
   id: string;
@@ -39,7 +41,7 @@ export function lowerBound(rows: Row[], position: number): number {
  * the decimal text of its position and all rows share one partition (the event log: `seq` is the
  * position), that partition's rows, sorted by position, are the index and no `Map` is kept: an
  * insertion into a map of 100,000s of rows costs a large share of a whole book transfer. The
- * first row that does not fit turns the index into a map, in position order.
+ * first row that does not fit turns the index into an {@link IdIndex}, in position order.
  */
 export class Collection {
   constructor(readonly name: string) {}
@@ -47,7 +49,7 @@ export class Collection {
   readonly partitions = new Map<string, Partition>();
   nextPosition = 1;
   /** Rows by id; null while the index is positional. */
-  private byId: Map<string, Row> | null = null;
+  private byId: IdIndex<Row> | null = null;
   /** The one partition of a positional index (null before its first row). */
   private sole: Partition | null = null;
 
@@ -77,45 +79,31 @@ export class Collection {
 
   /**
    * Indexes a new row (before it is pushed onto `partition`, above every position there); false,
-   * with nothing changed, when its id is taken.
+   * with nothing changed, when its id is taken. `numbered`: its id is known to be the decimal text
+   * of its position (the store numbered it), so it is not converted again to be compared.
    */
-  add(row: Row, partition: Partition): boolean {
+  add(row: Row, partition: Partition, numbered = false): boolean {
     if (!this.byId) {
       const last = partition.rows[partition.rows.length - 1];
-      if ((this.sole === null || this.sole === partition) && (last === undefined || last.position < row.position) && row.id === String(row.position)) {
+      if ((this.sole === null || this.sole === partition) && (last === undefined || last.position < row.position) && (numbered || row.id === String(row.position))) {
         this.sole = partition;
         return true;
       }
       const kept = this.values();
-      this.byId = new Map();
-      for (const other of kept) this.byId.set(other.id, other);
+      this.byId = new IdIndex();
+      for (const other of kept) this.byId.add(other);
     }
-    // One probe rather than has() and set(): at 100,000s of rows each probe is a cache miss.
-    const size = this.byId.size;
-    this.byId.set(row.id, row);
-    if (this.byId.size > size) return true;
-    // The id was taken (a caller's bug): the row that holds it goes back, at its place in the map.
-    this.byId.set(row.id, this.liveRowNamed(row.id)!);
-    return false;
-  }
-
-  /** The live row `id`, found by a scan of every partition (the new row is in none yet). */
-  private liveRowNamed(id: string): Row | undefined {
-    for (const partition of this.partitions.values()) {
-      const found = partition.rows.find((row) => row.live && row.id === id);
-      if (found) return found;
-    }
-    return undefined;
+    return this.byId.add(row);
   }
 
   /** Takes a row out of the index (it is marked dead by the caller). */
   delete(row: Row): void {
-    this.byId?.delete(row.id);
+    this.byId?.delete(row);
   }
 
   /** Puts a removed row back into the index (it is marked live by the caller). */
   restore(row: Row): void {
-    this.byId?.set(row.id, row);
+    this.byId?.add(row);
   }
 
   /** The live rows, in position order unless an import or an undone removal brought them in another. */

@@ -10,8 +10,9 @@ import type { PageQuery, PageResult, Positioned, Store, StoreSnapshot, StoreTran
 /**
  * The undo log of the running transaction: three slots per write (what to undo, the row, and the
  * record it held or its collection), not a closure per write: a book transfer makes eight writes.
+ * One array serves every transaction (they never overlap), so its storage is not grown again from
+ * empty for each of them; its slots are cleared when a transaction ends.
  */
-type UndoLog = unknown[];
 type UndoKind = typeof UNDO_INSERT | typeof UNDO_CREATE | typeof UNDO_UPDATE | typeof UNDO_REMOVE;
 const UNDO_ENTRY = 3;
 /** An insert; its operand is the collection. */
@@ -38,6 +39,9 @@ const DONE: Promise<void> = Promise.resolve();
 /** What a read that found nothing answers: one settled promise, not a new one per read. */
 const NONE: Promise<undefined> = Promise.resolve(undefined);
 
+/** The after-commit callbacks of a transaction that arranged none. */
+const NO_CALLBACKS: ReadonlyArray<() => void> = Object.freeze([]);
+
 /** What a count of nothing answers: one settled promise (a webhook check reads one per event). */
 const ZERO: Promise<number> = Promise.resolve(0);
 
@@ -63,10 +67,11 @@ export class MemoryStore implements Store {
   private collections = new Map<string, Collection>();
   private readonly hooks: Array<() => void | Promise<void>> = [];
   private readonly units = new AsyncLocalStorage<Unit>();
-  /** Undo, after-apply and after-commit lists of the running transaction (transactions never overlap). */
-  private undo: UndoLog = [];
-  private applied: Array<() => void> = [];
-  private after: Array<() => void> = [];
+  /** Undo log, its length, and after-apply and after-commit lists of the running transaction (transactions never overlap; the lists are made on first use). */
+  private readonly undo: unknown[] = [];
+  private undoLength = 0;
+  private applied: Array<() => void> | null = null;
+  private after: Array<() => void> | null = null;
   /** Partitions the running transaction removed rows from (compacted once it succeeds). */
   private shrunk: Partition[] = [];
   private readonly admission = new UnitAdmission(this.units);
@@ -97,9 +102,8 @@ export class MemoryStore implements Store {
    */
   private readonly handle: StoreTransaction & { turn: Turn | null } = (() => {
     const store = this;
-    const undoOf = (handle: { turn: Turn | null }): UndoLog => {
+    const check = (handle: { turn: Turn | null }): void => {
       if (handle.turn !== store.turns.current) throw new Error('store transaction handle used outside its transaction');
-      return store.undo;
     };
     return {
       turn: null,
@@ -109,36 +113,39 @@ export class MemoryStore implements Store {
       count: (collection, partition) => counted(store.count(collection, partition)),
       lastPosition: (collection) => Promise.resolve(store.lastPosition(collection)),
       insert(collection, id, record, partition) {
-        store.insert(undoOf(this), collection, id, record, partition);
+        check(this);
+        store.insert(collection, id, record, partition);
         return DONE;
       },
       update(collection, id, record) {
-        store.update(undoOf(this), collection, id, record);
+        check(this);
+        store.update(collection, id, record);
         return DONE;
       },
       remove(collection, id) {
-        return Promise.resolve(store.remove(undoOf(this), collection, id));
+        check(this);
+        return Promise.resolve(store.remove(collection, id));
       },
       // Numbered at once: transactions run one at a time, so the next position is this insert's
       // for good (one call where the event log made two, a read of the last position and an insert).
       insertNumbered(collection, field, record, partition) {
-        const undo = undoOf(this);
+        check(this);
         const position = (store.collections.get(collection)?.nextPosition ?? 1) as never;
         record[field] = position;
-        store.insert(undo, collection, String(position), record, partition);
+        store.insert(collection, String(position), record, partition, true);
         return DONE;
       },
       lock() {
-        undoOf(this);
+        check(this);
         return DONE;
       },
       afterCommit(callback) {
-        undoOf(this);
-        store.after.push(callback);
+        check(this);
+        (store.after ??= []).push(callback);
       },
       afterApply(callback) {
-        undoOf(this);
-        store.applied.push(callback);
+        check(this);
+        (store.applied ??= []).push(callback);
       },
     };
   })();
@@ -149,26 +156,34 @@ export class MemoryStore implements Store {
     if (admitted) await admitted;
     // One async frame for the turn, the function and the commit: a send runs several of these.
     const turn = this.turns.begin() ?? (await this.turns.queue());
-    const undo: UndoLog = (this.undo = []);
-    const applied: Array<() => void> = (this.applied = []);
-    const after: Array<() => void> = (this.after = []);
+    this.undoLength = 0;
+    this.applied = null;
+    this.after = null;
     if (this.shrunk.length > 0) this.shrunk = [];
     let result: T;
+    let wrote = false;
+    let after: ReadonlyArray<() => void> = NO_CALLBACKS;
     try {
       const tx = Object.create(this.handle) as StoreTransaction & { turn: Turn };
       tx.turn = turn;
       try {
         result = await this.turns.call(turn, fn, tx);
       } catch (error) {
-        for (let i = undo.length - UNDO_ENTRY; i >= 0; i -= UNDO_ENTRY) this.undoWrite(undo[i] as UndoKind, undo[i + 1] as Row, undo[i + 2]);
+        const undo = this.undo;
+        for (let i = this.undoLength - UNDO_ENTRY; i >= 0; i -= UNDO_ENTRY) this.undoWrite(undo[i] as UndoKind, undo[i + 1] as Row, undo[i + 2]);
         throw error;
       }
+      wrote = this.undoLength > 0;
       for (const partition of this.shrunk) compact(partition);
-      for (const callback of applied) callback();
+      // Set by the transaction function's afterApply and afterCommit calls (TypeScript still sees
+      // the nulls above). Taken before the turn ends, when the next transaction may begin.
+      const applied = this.applied as Array<() => void> | null;
+      if (applied !== null) for (const callback of applied) callback();
+      after = (this.after as Array<() => void> | null) ?? NO_CALLBACKS;
     } finally {
+      this.clearUndo();
       this.turns.end();
     }
-    const wrote = undo.length > 0;
     const unit = this.units.getStore();
     if (unit?.open) {
       if (wrote) unit.wrote = true;
@@ -178,6 +193,23 @@ export class MemoryStore implements Store {
     if (wrote && this.hooks.length > 0) await this.committed(true, after);
     else for (const callback of after) callback();
     return result;
+  }
+
+  /** Records a write of the running transaction in the undo log. */
+  private logWrite(kind: UndoKind, row: Row, operand: unknown): void {
+    const undo = this.undo;
+    const at = this.undoLength;
+    undo[at] = kind;
+    undo[at + 1] = row;
+    undo[at + 2] = operand;
+    this.undoLength = at + UNDO_ENTRY;
+  }
+
+  /** Empties the undo log's slots, so no row or record outlives its transaction there. */
+  private clearUndo(): void {
+    const undo = this.undo;
+    for (let i = 0; i < this.undoLength; i++) undo[i] = undefined;
+    this.undoLength = 0;
   }
 
   async unit<T>(work: () => Promise<T>, last?: (tx: StoreTransaction, result: T) => Promise<void>): Promise<T> {
@@ -216,7 +248,7 @@ export class MemoryStore implements Store {
   }
 
   /** Runs the commit hooks (when something changed), then the after-commit callbacks. */
-  private async committed(changed: boolean, after: Array<() => void>): Promise<void> {
+  private async committed(changed: boolean, after: ReadonlyArray<() => void>): Promise<void> {
     try {
       // Without hooks (no persistence) the wait is one tick, as Promise.all([]) would take.
       if (changed) await (this.hooks.length === 0 ? undefined : Promise.all(this.hooks.map((hook) => hook())));
@@ -327,7 +359,7 @@ export class MemoryStore implements Store {
     return partition === undefined ? data.size : (data.partitions.get(partition)?.live ?? 0);
   }
 
-  private insert(undo: UndoLog, name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION): void {
+  private insert(name: string, id: string, record: unknown, partitionName = DEFAULT_PARTITION, numbered = false): void {
     // A collection this insert brings into being is dropped again on rollback, so a rolled-back
     // transaction leaves no trace in export() (snapshots and their hashes).
     const created = !this.collections.has(name);
@@ -337,22 +369,22 @@ export class MemoryStore implements Store {
     const partition = collection.partition(partitionName);
     // The partition's own name: the caller's string is often built per write (`owner/folder`).
     const row: Row = { id, partition: partition.name, position: collection.nextPosition, record, live: true, answer: undefined };
-    if (!collection.add(row, partition)) throw new Error(`duplicate id ${id} in ${name}`);
+    if (!collection.add(row, partition, numbered)) throw new Error(`duplicate id ${id} in ${name}`);
     collection.nextPosition++;
     addRow(partition, row);
     partition.live++;
-    undo.push(created ? UNDO_CREATE : UNDO_INSERT, row, collection);
+    this.logWrite(created ? UNDO_CREATE : UNDO_INSERT, row, collection);
   }
 
-  private update(undo: UndoLog, name: string, id: string, record: unknown): void {
+  private update(name: string, id: string, record: unknown): void {
     const row = this.collections.get(name)?.get(id);
     if (!row) throw new Error(`no record ${id} in ${name}`);
-    undo.push(UNDO_UPDATE, row, row.record);
+    this.logWrite(UNDO_UPDATE, row, row.record);
     row.record = record;
     row.answer = undefined;
   }
 
-  private remove(undo: UndoLog, name: string, id: string): boolean {
+  private remove(name: string, id: string): boolean {
     const collection = this.collections.get(name);
     const row = collection?.get(id);
     if (!collection || !row) return false;
@@ -362,7 +394,7 @@ export class MemoryStore implements Store {
     partition.live--;
     collection.delete(row);
     this.shrunk.push(partition);
-    undo.push(UNDO_REMOVE, row, collection);
+    this.logWrite(UNDO_REMOVE, row, collection);
     return true;
   }
 

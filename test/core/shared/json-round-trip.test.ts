@@ -59,6 +59,16 @@ describe('jsonRoundTrip', () => {
     for (const value of cases) expectSame(value);
   });
 
+  it('leaves out what an object inherits, even an enumerable property of a polluted Object.prototype', () => {
+    Object.defineProperty(Object.prototype, 'polluted', { value: 'inherited', enumerable: true, configurable: true, writable: true });
+    try {
+      expectSame({ own: 1, nested: { also: [{ x: 2 }] } });
+      expectSame(Object.create({ inherited: 1 }, { own: { value: 2, enumerable: true } }));
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+  });
+
   it('throws as the text round trip does for cycles and what JSON cannot write at the top', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
