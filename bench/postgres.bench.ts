@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- postgres [--clients N] [--agents A] [--sends S] [--rounds R] [--records R] [--servers 2] [--only sends|memory] [--no-build]`:
+ * `npm run bench -- postgres [--clients N] [--agents A] [--sends S] [--rounds R] [--records R] [--servers 2] [--statements] [--only sends|memory] [--no-build]`:
  * the PostgreSQL store as it is served, against a bare SQL floor in the same run, on one throwaway
  * PostgreSQL cluster with fsync on (`startThrowawayPostgres({ durable: true })`).
  *
@@ -16,6 +16,8 @@
  *   warm-up (keyed sends, history pages, balances, an events page) and a forced garbage collection
  *   (the server runs with --expose-gc and a preloaded SIGUSR2 handler that calls gc()).
  *
+ * `--statements` also counts the statements each send makes (pg_stat_statements, preloaded in the
+ * cluster: it costs each statement a little, so the rates of such a run are not the reference).
  * `PG_BENCH_SERVER_FLAGS` adds Node flags to the servers (e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile them).
  *
  * The servers, the clients and PostgreSQL share this machine's cores: each round's figure is as
@@ -249,6 +251,15 @@ interface Costs {
   cluster: number;
   self: number;
   walBytes: number;
+  /** Top-level statements per send (with --statements), else NaN. */
+  statements: number;
+}
+
+/** Top-level statements run so far in the current database (pg_stat_statements), or NaN without it. */
+async function statementsRun(sql: Sql, counting: boolean): Promise<number> {
+  if (!counting) return Number.NaN;
+  const [row] = await sql`SELECT coalesce(sum(calls), 0)::bigint AS calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+  return Number(row!.calls);
 }
 
 async function walLsn(sql: Sql): Promise<string> {
@@ -259,7 +270,8 @@ async function walSince(sql: Sql, lsn: string): Promise<number> {
   return Number((await sql`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn}::pg_lsn) AS bytes`)[0]!.bytes);
 }
 
-async function measured(sql: Sql, port: string, servers: Server[], sends: number, round: () => Promise<number>): Promise<Costs> {
+async function measured(sql: Sql, port: string, servers: Server[], sends: number, round: () => Promise<number>, counting = false): Promise<Costs> {
+  const statements = await statementsRun(sql, counting);
   const lsn = await walLsn(sql);
   const serverCpu = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid!), 0);
   const clusterCpu = clusterCpuMs(port);
@@ -272,15 +284,18 @@ async function measured(sql: Sql, port: string, servers: Server[], sends: number
     cluster: (clusterCpuMs(port) - clusterCpu) / sends,
     self: (self.user + self.system) / 1000 / sends,
     walBytes: (await walSince(sql, lsn)) / sends,
+    // The first count and the two WAL readings are not the sends'.
+    statements: ((await statementsRun(sql, counting)) - statements - 3) / sends,
   };
 }
 
-async function benchSends(admin: Sql, urlOf: (db: string) => string, port: string, options: { clients: number; agents: number; sends: number; rounds: number; servers: number }): Promise<void> {
+async function benchSends(admin: Sql, urlOf: (db: string) => string, port: string, options: { clients: number; agents: number; sends: number; rounds: number; servers: number; statements: boolean }): Promise<void> {
   const { clients, agents, sends, rounds } = options;
   await admin.unsafe('CREATE DATABASE bench_sends');
   const url = urlOf('bench_sends');
   const servers = await Promise.all(Array.from({ length: options.servers }, () => startServer(url, { sockets: Math.ceil(clients / options.servers) })));
   const sql = postgres(url, { onnotice: () => {}, max: clients });
+  if (options.statements) await sql`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
   try {
     const world = await createAgents(servers[0]!, agents, 'payer');
     await setUpFloor(sql, agents);
@@ -296,13 +311,13 @@ async function benchSends(admin: Sql, urlOf: (db: string) => string, port: strin
     const locked: Costs[] = [];
     for (let round = 0; round < rounds; round++) {
       const runServer = async () => {
-        served.push(await measured(sql, port, servers, sends, () => serverRound(servers, world, sends, clients, `r${round}`)));
+        served.push(await measured(sql, port, servers, sends, () => serverRound(servers, world, sends, clients, `r${round}`), options.statements));
       };
       const runFloor = async () => {
-        floor.push(await measured(sql, port, [], sends, () => floorRound(sql, agents, sends, clients, `r${round}`)));
+        floor.push(await measured(sql, port, [], sends, () => floorRound(sql, agents, sends, clients, `r${round}`), options.statements));
       };
       const runLocked = async () => {
-        locked.push(await measured(sql, port, [], sends, () => floorRound(sql, agents, sends, clients, `l${round}`, true)));
+        locked.push(await measured(sql, port, [], sends, () => floorRound(sql, agents, sends, clients, `l${round}`, true), options.statements));
       };
       if (round % 2 === 0) {
         await runServer();
@@ -322,7 +337,8 @@ async function benchSends(admin: Sql, urlOf: (db: string) => string, port: strin
       const m = (key: keyof Costs) => median(costs.map((cost) => cost[key]));
       return (
         `  ${name.padEnd(28)} ${fmt(m('rate')).padStart(7)} sends/s   CPU per send: servers ${fmt(m('servers') * 1000).padStart(5)} µs, PostgreSQL ${fmt(m('cluster') * 1000).padStart(5)} µs, ` +
-        `this process ${fmt(m('self') * 1000).padStart(5)} µs; WAL ${fmt(m('walBytes')).padStart(6)} bytes per send`
+        `this process ${fmt(m('self') * 1000).padStart(5)} µs; WAL ${fmt(m('walBytes')).padStart(6)} bytes per send` +
+        (options.statements ? `; ${fmt(m('statements'), 2)} statements per send` : '')
       );
     };
     console.log(`  median of ${rounds} rounds:`);
@@ -438,6 +454,7 @@ export async function run(args: string[]): Promise<void> {
       records: { type: 'string', default: '100000' },
       only: { type: 'string' },
       servers: { type: 'string', default: '2' },
+      statements: { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
     },
   });
@@ -452,11 +469,11 @@ export async function run(args: string[]): Promise<void> {
   }
   const clients = Number(values.clients);
   const agents = Number(values.agents);
-  const pg = await startThrowawayPostgres({ durable: true });
+  const pg = await startThrowawayPostgres({ durable: true, settings: values.statements ? ['shared_preload_libraries=pg_stat_statements'] : [] });
   const port = new URL(pg.url).port;
   const admin = postgres(pg.url, { onnotice: () => {}, max: 1 });
   try {
-    if (values.only !== 'memory') await benchSends(admin, pg.urlOf, port, { clients, agents, sends: Number(values.sends), rounds: Number(values.rounds), servers: Number(values.servers) });
+    if (values.only !== 'memory') await benchSends(admin, pg.urlOf, port, { clients, agents, sends: Number(values.sends), rounds: Number(values.rounds), servers: Number(values.servers), statements: values.statements });
     if (values.only !== 'sends') await benchMemory(admin, pg.urlOf, { clients, agents, records: Number(values.records) });
   } finally {
     await admin.end({ timeout: 1 });

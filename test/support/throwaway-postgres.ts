@@ -55,7 +55,7 @@ async function freePort(): Promise<number> {
  * defaults so a commit costs what it costs in production.
  * @throws Error naming the command that failed and its output
  */
-export async function startThrowawayPostgres(options: { durable?: boolean } = {}): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(options: { durable?: boolean; settings?: readonly string[] } = {}): Promise<ThrowawayPostgres> {
   const bin = binDir();
   if (!bin) throw new Error(postgresUnavailableReason());
   const asRoot = process.getuid?.() === 0;
@@ -73,7 +73,14 @@ export async function startThrowawayPostgres(options: { durable?: boolean } = {}
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr || result.stdout || result.error?.message}`);
   };
   const port = await freePort();
-  const settings = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=300', ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'])];
+  const settings = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    '-c listen_addresses=127.0.0.1',
+    '-c max_connections=300',
+    ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+    ...(options.settings ?? []).map((setting) => `-c ${setting}`),
+  ];
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--no-instructions']);
     run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '60', '-o', settings.join(' '), 'start']);
