@@ -1,5 +1,6 @@
 // Reads a PostgreSQL unit makes without a round trip of their own: reads asked for together travel
-// as one statement, and records read ahead (`tx.prefetch`) travel with the unit's next batch. Neither
+// as one statement, and records read ahead (`tx.prefetch`) travel with the unit's next batch; reads
+// outside units share the claims' grouped statements. Neither
 // may change an answer: a record read ahead that another transaction changes before the unit
 // writes it is a conflict, and the unit runs again on what is committed.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,5 +100,22 @@ describe.skipIf(skip !== null)('PostgresStore reads ahead without changing an an
       return tx.get<Counter>('counters', 'a');
     });
     expect(seen).toEqual({ n: 50 });
+  });
+  it('reads records outside units over the claims connection, together: none of them takes a statement of the main pool', async () => {
+    const { store, statements } = await logged();
+    await seed(store);
+    statements.length = 0;
+    const [a, b, none, claimed] = await Promise.all([
+      store.view.get<Counter>('counters', 'a'),
+      store.view.get<Counter>('counters', 'b'),
+      store.view.get<Counter>('counters', 'none'),
+      store.shared!.claimReading<Counter>('reads:1', 'counters', 'a'),
+    ]);
+    expect([a, b, none, claimed.record]).toEqual([{ n: 1 }, { n: 2 }, undefined, { n: 1 }]);
+    await claimed.release?.();
+    expect(statements).toEqual([]);
+    // A write is seen by the next read.
+    await store.transaction((tx) => tx.update<Counter>('counters', 'a', { n: 5 }));
+    expect(await store.view.get<Counter>('counters', 'a')).toEqual({ n: 5 });
   });
 });

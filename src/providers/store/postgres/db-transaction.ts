@@ -118,12 +118,6 @@ export class DbTransaction {
     return JSON.parse(row.record!) as T;
   }
 
-  /** A record and its version as committed (a read outside any transaction), for the read cache. */
-  async row(collection: string, id: string): Promise<{ text: string; version: number } | undefined> {
-    const [row] = await this.queue.send({ op: ['g', collection, id] });
-    return row ? { text: row.record!, version: row.version! } : undefined;
-  }
-
   /** Queues the check of a record read from the process's cache (see ReadCache): it fails the transaction if the record moved. */
   expectRecord(collection: string, id: string, version: number): void {
     this.queue.pending.push({ op: ['eg', collection, id, version], failure: this.staleRead(recordKey(collection, id)) });

@@ -25,7 +25,8 @@ const CLAIMS_POOL = { max: 1, max_lifetime: 0, idle_timeout: 0, fetch_types: fal
  *
  * Every claim (with its read) and every release is ops of `agent_services_batch` on that
  * connection, grouped (GroupedBatches): a claim and its read are one statement, and the claims
- * and releases of concurrent requests share statements.
+ * and releases of concurrent requests share statements, with the process's point reads made
+ * outside units ({@link read}).
  */
 export class PostgresClaims {
   private pool: Sql | undefined;
@@ -62,8 +63,7 @@ export class PostgresClaims {
     const ops: unknown[][] = [];
     if (!heldHere) ops.push(['st', key]);
     if (read) ops.push(['g', read.collection, read.id]);
-    this.pool ??= postgres(this.url, { ...this.options, ...CLAIMS_POOL, onclose: () => void this.session++ });
-    const batches = (this.batches ??= new GroupedBatches(this.pool));
+    const batches = this.channel();
     let answers: Awaited<ReturnType<GroupedBatches['send']>>;
     try {
       answers = await batches.send(ops);
@@ -92,6 +92,28 @@ export class PostgresClaims {
       this.held.delete(name);
     };
     return { release, record };
+  }
+
+  /**
+   * A record and its version as committed, read over this connection with whatever else waits:
+   * point reads made outside units (an API key, say) share statements with each other and with
+   * the claims of concurrent requests.
+   */
+  async read(collection: string, id: string): Promise<{ text: string; version: number } | undefined> {
+    let answers: Awaited<ReturnType<GroupedBatches['send']>>;
+    try {
+      answers = await this.channel().send([['g', collection, id]]);
+    } catch (error) {
+      throw translate(error);
+    }
+    const row = answers[0]![0];
+    return row ? { text: row.record!, version: row.version! } : undefined;
+  }
+
+  /** The connection's grouped statements, opened at first use. */
+  private channel(): GroupedBatches {
+    this.pool ??= postgres(this.url, { ...this.options, ...CLAIMS_POOL, onclose: () => void this.session++ });
+    return (this.batches ??= new GroupedBatches(this.pool));
   }
 
   /**

@@ -164,19 +164,15 @@ export class PostgresStore implements Store {
    */
   private async viewGet<T>(collection: string, id: string): Promise<T | undefined> {
     const unit = this.current();
-    if (!unit || unit.db || unit.doomed || this.inTransaction.getStore()) return this.read((db) => db.get<T>(collection, id));
+    if (unit?.db) return this.read((db) => db.get<T>(collection, id));
+    if (!unit || unit.doomed || this.inTransaction.getStore()) return this.claims.read(collection, id).then((row) => (row ? (JSON.parse(row.text) as T) : undefined));
     const cached = this.cache.record(collection, id);
     if (cached) {
       unit.cachedReads.push({ collection, id, version: cached.version });
       return JSON.parse(cached.text) as T;
     }
     const generation = this.cache.generation(collection);
-    let row: { text: string; version: number } | undefined;
-    try {
-      row = await DbTransaction.reader(this.sql, this.sequences).row(collection, id);
-    } catch (error) {
-      throw translate(error);
-    }
+    const row = await this.claims.read(collection, id);
     if (!row) return undefined;
     this.cache.keepRecord(collection, id, row.text, row.version, generation);
     return JSON.parse(row.text) as T;
