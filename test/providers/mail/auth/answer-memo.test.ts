@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnswerMemo } from '../../../../src/providers/mail/auth/answer-memo.js';
 import { dnsResolver, type DnsResolver } from '../../../../src/providers/mail/auth/dns-resolver.js';
 import { MailAuthenticator } from '../../../../src/providers/mail/auth/mail-authenticator.js';
 import { startDnsServer, type TestDnsServer } from '../../../support/dns-server.js';
 import { plainMessage, senderZone } from './fixtures.js';
+import { movablePerformanceClock } from '../../../support/performance-clock.js';
 
 /**
  * A resolver whose cache the test drives: `answers` are what it says, `cached` the questions whose
@@ -99,11 +100,15 @@ describe('AnswerMemo: results of DNS answers reused only while those answers are
 
 describe('MailAuthenticator reusing SPF and DMARC results', () => {
   let dns: TestDnsServer | undefined;
-  afterEach(() => dns?.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    dns?.close();
+  });
 
   it('gives the same verdicts reused as computed, and a changed record counts once the resolver asks again', async () => {
+    const clock = movablePerformanceClock();
     dns = await startDnsServer(senderZone());
-    const authenticator = new MailAuthenticator('agents.test', dnsResolver({ server: dns.address, cacheSeconds: 0.3 }));
+    const authenticator = new MailAuthenticator('agents.test', dnsResolver({ server: dns.address, cacheSeconds: 60 }));
     const facts = { ip: '127.0.0.1', helo: 'mail.example.com', sender: 'boss@example.com' };
     const first = await authenticator.check(plainMessage('boss@example.com'), facts);
     expect(first.verdict).toEqual({ spf: 'pass', dkim: [], dmarc: 'pass', from_domain: 'example.com' });
@@ -114,11 +119,11 @@ describe('MailAuthenticator reusing SPF and DMARC results', () => {
     const elsewhere = await authenticator.check(plainMessage('boss@example.com'), { ...facts, ip: '192.0.2.7' });
     expect(elsewhere.verdict).toEqual({ spf: 'fail', dkim: [], dmarc: 'fail', from_domain: 'example.com' });
     // The domain stops allowing 127.0.0.1 and lowers its policy: the cached answers still stand
-    // for their 0.3 s, after which both results change.
+    // for their 60 s, after which both results change.
     dns.zone['example.com'] = { TXT: ['v=spf1 -all'] };
     dns.zone['_dmarc.example.com'] = { TXT: ['v=DMARC1; p=none'] };
     expect(await authenticator.check(plainMessage('boss@example.com'), facts)).toEqual(first);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    clock.pass(61_000);
     const changed = await authenticator.check(plainMessage('boss@example.com'), facts);
     expect(changed.verdict).toEqual({ spf: 'fail', dkim: [], dmarc: 'fail', from_domain: 'example.com' });
     expect(changed.dmarcPolicy).toBe('none');

@@ -1,10 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkDnsServer, dnsResolver } from '../../../../src/providers/mail/auth/dns-resolver.js';
 import { startDnsServer, type TestDnsServer } from '../../../support/dns-server.js';
+import { movablePerformanceClock } from '../../../support/performance-clock.js';
 
 describe('the DNS resolver of the sender checks', () => {
   const servers: TestDnsServer[] = [];
   afterEach(async () => {
+    vi.restoreAllMocks();
     for (const server of servers.splice(0)) await server.close();
   });
   const server = async (...args: Parameters<typeof startDnsServer>) => {
@@ -14,21 +16,23 @@ describe('the DNS resolver of the sender checks', () => {
   };
 
   it('asks the given server, and reuses an answer and a "no such name" for the cache time, then asks again', async () => {
+    const clock = movablePerformanceClock();
     const dns = await server({ 'example.com': { TXT: ['v=spf1 -all'] } });
-    const resolve = dnsResolver({ server: dns.address, cacheSeconds: 0.3 });
+    const resolve = dnsResolver({ server: dns.address, cacheSeconds: 60 });
     expect(await resolve('example.com', 'TXT')).toEqual([['v=spf1 -all']]);
     dns.zone['example.com'] = { TXT: ['v=spf1 +all'] };
     expect(await resolve('EXAMPLE.com', 'TXT')).toEqual([['v=spf1 -all']]);
     await expect(resolve('missing.example', 'TXT')).rejects.toMatchObject({ code: expect.stringMatching(/^(ENOTFOUND|ENODATA)$/) });
     await expect(resolve('missing.example', 'TXT')).rejects.toMatchObject({ code: expect.stringMatching(/^(ENOTFOUND|ENODATA)$/) });
     expect(dns.asked).toEqual(['example.com TXT', 'missing.example TXT']);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    clock.pass(61_000);
     expect(await resolve('example.com', 'TXT')).toEqual([['v=spf1 +all']]);
   });
 
   it('tells which answers the next lookup would reuse: the same token while cached, none in flight, expired, failed or uncached', async () => {
+    const clock = movablePerformanceClock();
     const dns = await server({ 'example.com': { TXT: ['v=spf1 -all'] } });
-    const resolve = dnsResolver({ server: dns.address, cacheSeconds: 0.3 });
+    const resolve = dnsResolver({ server: dns.address, cacheSeconds: 60 });
     const pending = resolve('example.com', 'TXT');
     expect(resolve.reused!('example.com', 'TXT')).toBeUndefined();
     await pending;
@@ -38,7 +42,7 @@ describe('the DNS resolver of the sender checks', () => {
     expect(resolve.reused!('example.com', 'TXT')).toBe(token);
     await expect(resolve('missing.example', 'TXT')).rejects.toMatchObject({ code: expect.stringMatching(/^(ENOTFOUND|ENODATA)$/) });
     expect(resolve.reused!('missing.example', 'TXT')).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    clock.pass(61_000);
     expect(resolve.reused!('example.com', 'TXT')).toBeUndefined();
     await resolve('example.com', 'TXT');
     expect(resolve.reused!('example.com', 'TXT')).not.toBe(token);
