@@ -110,7 +110,9 @@ export class IdIndex<R extends HasId> {
     this.slots[free] = this.rows.length;
     this.hashes[free] = hash;
     this.live++;
-    if (this.filled * 2 > this.slots.length) this.rebuild();
+    // A removed slot taken again fills no new slot, but the row array still grows by one: rows
+    // taken out and put back would grow it for ever, so holes outnumbering the rows rebuild too.
+    if (this.filled * 2 > this.slots.length || this.rows.length > 2 * this.live + 16) this.rebuild();
     return true;
   }
 

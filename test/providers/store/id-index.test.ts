@@ -79,6 +79,20 @@ describe('IdIndex', () => {
     expect([...index.values()]).toEqual([...model.values()]);
   });
 
+  it('keeps its row array near its rows when the same rows are taken out and put back again and again', () => {
+    const index = new IdIndex<Item>(16);
+    const items = Array.from({ length: 100 }, (_, n) => ({ id: `agt_${n}:txn_${String(n).padStart(20, '0')}`, n }));
+    for (const item of items) index.add(item);
+    for (let round = 0; round < 2_000; round++) {
+      const item = items[round % items.length]!;
+      index.delete(item);
+      expect(index.add(item)).toBe(true);
+    }
+    expect(index.size).toBe(100);
+    expect((index as unknown as { rows: unknown[] }).rows.length).toBeLessThanOrEqual(2 * 100 + 16);
+    expect(index.get(items[7]!.id)).toBe(items[7]);
+  });
+
   it('hashes ids that differ only in the middle of a long id alike (their probes are then long, and the index becomes a map)', () => {
     const a = `agt_AAAAAAAA${'m'.repeat(10)}:txn_0123456789abcdef`;
     const b = `agt_AAAAAAAA${'n'.repeat(10)}:txn_0123456789abcdef`;
