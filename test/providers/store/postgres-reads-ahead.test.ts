@@ -91,6 +91,28 @@ describe.skipIf(skip !== null)('PostgresStore reads ahead without changing an an
     expect(await a.view.get('counters', 'a')).toEqual({ n: 12 });
   });
 
+  it('answers a record read ahead and then locked as the locked read: its write does not conflict', async () => {
+    const url = await freshDatabase();
+    const { store: a } = await logged(url);
+    const { store: b } = await logged(url);
+    await seed(a);
+    const runs = { count: 0 };
+    await a.unit(() =>
+      a.transaction(async (tx) => {
+        runs.count++;
+        tx.prefetch?.('money', ['m']);
+        await tx.get<Counter>('counters', 'a');
+        // Another process changes the record after it was read ahead, before this unit locks it.
+        if (runs.count === 1) await b.transaction((other) => other.update<Counter>('money', 'm', { n: 50 }));
+        await tx.lock('money', ['m']);
+        const money = await tx.get<Counter>('money', 'm');
+        await tx.update<Counter>('money', 'm', { n: money!.n - 1 });
+      }),
+    );
+    expect(runs.count).toBe(1);
+    expect(await a.view.get('money', 'm')).toEqual({ n: 49 });
+  });
+
   it('answers a record read ahead that the unit wrote first as written', async () => {
     const { store } = await logged();
     await seed(store);

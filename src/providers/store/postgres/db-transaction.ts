@@ -100,8 +100,9 @@ export class DbTransaction {
     const key = keyOf(collection, id);
     if (this.prefetching.has(key) || (this.ahead.has(key) && this.ahead.get(key) === undefined)) await this.queue.send();
     const early = this.ahead.get(key);
-    if (early) {
-      this.ahead.delete(key);
+    this.ahead.delete(key);
+    // A read ahead answers only a first read: a record read or locked since is known better.
+    if (early && !this.versions.has(key) && !this.rows.has(key)) {
       this.remember(collection, id, early.version);
       return early.text === undefined ? undefined : (JSON.parse(early.text) as T);
     }
@@ -318,8 +319,10 @@ export class DbTransaction {
       take: (rows) => {
         for (const [id, row] of knownRows(fetch, rows)) {
           const key = keyOf(collection, id);
+          if (!this.ahead.has(key)) continue;
           // Written or read meanwhile: the read ahead is of no use.
-          if (this.ahead.has(key) && !this.versions.has(key) && !this.rows.has(key)) this.ahead.set(key, row);
+          if (this.versions.has(key) || this.rows.has(key)) this.ahead.delete(key);
+          else this.ahead.set(key, row);
         }
       },
     });
@@ -424,7 +427,7 @@ export class DbTransaction {
   async rollback(): Promise<void> {
     if (!this.reserved) return;
     const began = this.queue.pending[0]?.text !== BEGIN;
-    this.queue.pending = [];
+    this.queue.drop(0);
     try {
       // BEGIN still queued means nothing was ever sent.
       if (began) await this.conn.unsafe('ROLLBACK');

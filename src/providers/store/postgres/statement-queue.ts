@@ -77,12 +77,22 @@ export class StatementQueue {
   async rollbackTo(name: string): Promise<boolean> {
     const at = this.pending.findIndex((statement) => statement.text === `SAVEPOINT ${name}`);
     if (at >= 0) {
-      this.pending.length = at;
+      this.drop(at);
       return false;
     }
-    this.pending = [];
+    this.drop(0);
     await this.send({ text: `ROLLBACK TO SAVEPOINT ${name}` });
     this.release(name);
     return true;
+  }
+
+  /** Drops the statements queued from `at` on; a read among them fails rather than waiting for ever. */
+  drop(at: number): void {
+    for (const statement of this.pending.splice(at)) {
+      const fail = this.waiting.get(statement);
+      if (!fail) continue;
+      this.waiting.delete(statement);
+      fail(new Error('the transaction was rolled back before this read was sent'));
+    }
   }
 }
