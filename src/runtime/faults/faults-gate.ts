@@ -6,7 +6,7 @@ import type { Store, StoreView } from '../../core/ports/store.js';
  * their commits to the faults normally comes within a fraction of a second (a NOTIFY); this bounds
  * the answer when a word is lost (the listening connection dropped and came back meanwhile).
  */
-export const SHARED_MAX_AGE_MS = 500;
+const SHARED_MAX_AGE_MS = 500;
 
 /** How late word of another process's commit to the faults may come (ms): the store batches it in one NOTIFY. */
 const REMOTE_LATENCY_MS = 200;

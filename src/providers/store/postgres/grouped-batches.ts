@@ -1,26 +1,8 @@
 import type { Sql } from 'postgres';
-import { RUN_BATCH } from './batch-function.js';
-import type { Row } from './batch-sender.js';
+import { type Row, runOf } from './batch-sender.js';
 
 /** Most ops one statement carries: a burst larger than this goes as a few statements. */
 const MAX_OPS = 256;
-
-/**
- * Ops that, alone in their statement, go as a plain prepared statement: the batch function's call
- * (its JSON, its PL/pgSQL frame) costs the server more than the op (a lone unlock: about 27 µs of
- * PostgreSQL CPU through the function against 18 µs plain, in a probe on the 2-core test machine).
- */
-const ALONE: Record<string, string> = {
-  st: 'SELECT 0 AS i, NULL::text AS id, NULL::text AS record, NULL::integer AS version, pg_try_advisory_lock($1::bigint)::integer::bigint AS n',
-  su: 'SELECT 0 AS i, NULL::text AS id, NULL::text AS record, NULL::integer AS version, pg_advisory_unlock($1::bigint)::integer::bigint AS n',
-  g: 'SELECT 0 AS i, id, record, version, NULL::bigint AS n FROM agent_services_records WHERE collection = $1 AND id = $2',
-};
-
-/** The statement that sends `ops`: the batch function, or a lone op as itself. */
-function statementOf(ops: unknown[][]): { text: string; params: unknown[] } {
-  const alone = ops.length === 1 ? ALONE[ops[0]![0] as string] : undefined;
-  return alone ? { text: alone, params: ops[0]!.slice(1) } : { text: RUN_BATCH, params: [JSON.stringify(ops)] };
-}
 
 interface Waiting {
   ops: unknown[][];
@@ -68,7 +50,7 @@ export class GroupedBatches {
       }
       const ops = group.flatMap((waiting) => waiting.ops);
       try {
-        const { text, params } = statementOf(ops);
+        const { text, params } = runOf(ops);
         const rows = (await this.pool.unsafe(text, params as never[], { prepare: true })) as unknown as Row[];
         const byOp: Row[][] = ops.map(() => []);
         for (const row of rows) byOp[row.i]!.push(row);

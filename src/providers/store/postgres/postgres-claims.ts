@@ -34,6 +34,7 @@ export class PostgresClaims {
   /** Counts the sessions that ended: a claim of an ended one went with it. */
   private session = 0;
   private readonly held = new Set<string>();
+  private closed = false;
 
   /**
    * @param url the database; the pool is opened at the first claim, with `options` beside its own
@@ -110,8 +111,9 @@ export class PostgresClaims {
     return row ? { text: row.record!, version: row.version! } : undefined;
   }
 
-  /** The connection's grouped statements, opened at first use. */
+  /** The connection's grouped statements, opened at first use (never once the store closed). */
   private channel(): GroupedBatches {
+    if (this.closed) throw new Error('the store is closed');
     this.pool ??= postgres(this.url, { ...this.options, ...CLAIMS_POOL, onclose: () => void this.session++ });
     return (this.batches ??= new GroupedBatches(this.pool));
   }
@@ -139,6 +141,7 @@ export class PostgresClaims {
 
   /** Closes the connection (the store is closing): every claim of this process ends. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.pool?.end({ timeout: 5 });
   }
 }

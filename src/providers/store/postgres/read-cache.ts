@@ -15,7 +15,8 @@ export class ReadCache {
   private readonly counts = new Map<string, number>();
   private readonly pages = new Map<string, CachedPage>();
   /** Records read through the view inside units: their text and version. */
-  private readonly records = new Map<string, { collection: string; text: string; version: number }>();
+  /** Records, each with the generation of its collection when kept: one of an older generation is forgotten. */
+  private readonly records = new Map<string, { collection: string; text: string; version: number; generation: number }>();
   /** Per collection: bumped when a commit of this process changed it (a read begun before it is not kept). */
   private readonly generations = new Map<string, number>();
   /** Reads found stale, and until when (ms, process time) they are not cached. */
@@ -37,13 +38,17 @@ export class ReadCache {
   }
 
   record(collection: string, id: string): { collection: string; text: string; version: number } | undefined {
-    return this.records.get(recordKey(collection, id));
+    const key = recordKey(collection, id);
+    const kept = this.records.get(key);
+    if (!kept || kept.generation === this.generation(collection)) return kept;
+    this.records.delete(key);
+    return undefined;
   }
 
   /** Keeps a record read at `generation` (as {@link keepCount}). */
   keepRecord(collection: string, id: string, text: string, version: number, generation: number): void {
     const key = recordKey(collection, id);
-    if (generation === this.generation(collection) && !this.isCooling(key)) bounded(this.records).set(key, { collection, text, version });
+    if (generation === this.generation(collection) && !this.isCooling(key)) bounded(this.records).set(key, { collection, text, version, generation });
   }
 
   page(key: string): CachedPage | undefined {
@@ -78,7 +83,7 @@ export class ReadCache {
     for (const key of this.counts.keys()) {
       if (inserted.has(key) || rewritten.has(key.slice(0, key.indexOf('\u001f')))) this.counts.delete(key);
     }
-    for (const [key, record] of this.records) if (touched.has(record.collection)) this.records.delete(key);
+    // Records of a changed collection are forgotten as they are next asked for (their generation).
     for (const [key, page] of this.pages) {
       if (rewritten.has(page.collection)) this.pages.delete(key);
       else if (inserted.has(countKey(page.collection, page.partition)) && !(page.order === 'oldest' && page.hasMore)) this.pages.delete(key);
