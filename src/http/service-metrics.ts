@@ -6,6 +6,9 @@ import type { Runtime } from '../runtime/create-runtime.js';
 import { PlainCounter, PlainHistogram, RequestMetrics } from './plain-metrics.js';
 import type { CompletedRequest, RequestSink } from './request-telemetry.js';
 
+/** Pending transfers whose rail and direction are kept for their settlement's count (the newest). */
+const PENDING_KEPT = 10_000;
+
 /** Events kept before they are counted, when no scrape counts them first. */
 const WAITING_EVENTS = 256;
 
@@ -134,10 +137,15 @@ export class ServiceMetrics {
       const rail = railOf(data);
       const direction = String(data.direction);
       this.transfers.inc(rail, direction, String(data.status));
-      if (data.status === 'pending') this.pendingRails.set(`${event.agent_id} ${String(data.transaction_id)}`, { rail, direction });
+      if (data.status === 'pending') {
+        // A transfer settled by another process never comes back here: the oldest go past a bound.
+        if (this.pendingRails.size >= PENDING_KEPT) this.pendingRails.delete(this.pendingRails.keys().next().value as string);
+        this.pendingRails.set(`${event.agent_id} ${String(data.transaction_id)}`, { rail, direction });
+      }
     } else if (event.type === 'wallet.transaction.updated') {
       const key = `${event.agent_id} ${String(data.transaction_id)}`;
-      // A record that was pending before this process started: its rail is not known here.
+      // A record that was pending before this process started, or that another process created:
+      // its rail is not known here.
       const labels = this.pendingRails.get(key) ?? { rail: 'unknown', direction: 'unknown' };
       this.transfers.inc(labels.rail, labels.direction, String(data.status));
       this.pendingRails.delete(key);

@@ -118,12 +118,7 @@ export class StoreEventLog implements EventLog {
       if (this.retentionMs !== null) await this.sweep(tx, now - this.retentionMs);
       // Delivery is arranged before the hooks run, so that an event a hook appends (numbered
       // after this one) reaches the listeners after it too.
-      if (this.delivered) tx.afterCommit(() => this.committedHere(entry));
-      else {
-        tx.afterCommit(() => {
-          for (const listener of this.listeners) listener(entry);
-        });
-      }
+      tx.afterCommit(() => this.deliver(entry));
       // Indexed too: a for...of over the hooks keeps an iterator object alive across the await.
       for (let h = 0; h < this.appendHooks.length; h++) {
         const writing = this.appendHooks[h]!(tx, entry);
