@@ -159,15 +159,14 @@ export class Dispatcher {
    */
   private async runStaged(route: BoundRoute, context: CallContext, input: { params: unknown; query: unknown; body: unknown }, claimed: ClaimedKey | null): Promise<DispatchResult> {
     const { definition } = route;
-    let call: () => unknown;
+    let call: DurableStep<unknown> | undefined;
     let failed: DispatchResult | undefined;
     try {
       call = (await route.handle(context, input)) as DurableStep<unknown>;
     } catch (error) {
       failed = this.failure(definition, context, error);
-      call = () => undefined;
     }
-    const execute = () => (failed ? Promise.resolve(failed) : this.execute(definition, context, call));
+    const execute = () => (failed ? Promise.resolve(failed) : this.execute(definition, context, call!));
     return claimed === null ? execute() : this.idempotency.within(execute, () => claimed);
   }
 
@@ -271,13 +270,12 @@ export class Dispatcher {
    * Lets a public or admin call through (they act as no agent).
    * @throws ApiError 401 unauthorized, 404 not_found (a hidden control plane)
    */
-  private authorize(definition: RouteDefinition, bearer: string | null): null {
+  private authorize(definition: RouteDefinition, bearer: string | null): void {
     if (definition.auth === 'admin') {
       const verdict = this.callers.adminAllowed(bearer);
       if (verdict === 'hidden') throw new ApiError('not_found', 'no such route');
       if (verdict === 'unauthorized') throw new ApiError('unauthorized', 'a valid admin token is required');
     }
-    return null;
   }
 }
 

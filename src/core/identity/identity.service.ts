@@ -233,13 +233,11 @@ export class IdentityService {
    */
   async recordActivity(tx: StoreTransaction, agentIds: string | readonly string[], kind: keyof ActivityCounters, amount = 1): Promise<void> {
     const ids = typeof agentIds === 'string' ? [agentIds] : agentIds;
-    // Distinct agents are read together (on PostgreSQL one round trip for both sides of a
-    // transfer), then written in order; an agent named twice is read again after its first write.
-    const together = ids.length > 1 && new Set(ids).size === ids.length;
-    const currents = together ? await Promise.all(ids.map((id) => tx.get<ActivityCounters>(ACTIVITY, id))) : [];
+    // Indexed: an iterator held across the awaits would be an object per step. (A caller that
+    // knows the agents early reads them ahead: willRecordActivity.)
     for (let index = 0; index < ids.length; index++) {
       const agentId = ids[index]!;
-      const current = together ? currents[index] : await tx.get<ActivityCounters>(ACTIVITY, agentId);
+      const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
       const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
       await (current ? tx.update(ACTIVITY, agentId, next) : tx.insert(ACTIVITY, agentId, next));
     }

@@ -87,9 +87,9 @@ export class IdempotencyKeys {
     const live = this.liveOf(stored);
     if (live) return this.replayOf(live, fingerprint);
     this.inFlight.add(id);
-    // Only a request holding the key writes its record, and this one holds it now: a record the
-    // read did not find cannot appear before the settle, which then need not look for one.
-    return this.proceed(id, fingerprint, undefined, stored !== undefined);
+    // A record the read did not find may still be there at the settle (a restore that ran in
+    // between brought it back): the settle looks for one.
+    return this.proceed(id, fingerprint, undefined, true);
   }
 
   /**

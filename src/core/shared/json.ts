@@ -68,7 +68,8 @@ function copyPlain(value: unknown, depth: number): unknown {
   if (value === null) return null;
   if (depth === COPY_DEPTH) return NOT_PLAIN;
   if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return NOT_PLAIN;
+    // An array's own toJSON (or Array.prototype's, set by someone) decides what JSON writes.
+    if (Object.getPrototypeOf(value) !== Array.prototype || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
     const out: unknown[] = new Array(value.length);
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];

@@ -55,6 +55,8 @@ describe('jsonRoundTrip', () => {
       { n: 10n },
       'text with a lone \ud800 surrogate',
       Object.assign([1, 2], { extra: 'dropped' }),
+      Object.assign([1, 2], { toJSON: () => 'replaced' }),
+      { list: Object.assign([3], { toJSON: () => ({ inner: true }) }) },
     ];
     for (const value of cases) expectSame(value);
   });
