@@ -17,7 +17,9 @@
  *   (the server runs with --expose-gc and a preloaded SIGUSR2 handler that calls gc()).
  *
  * `--statements` also counts the statements each send makes (pg_stat_statements, preloaded in the
- * cluster: it costs each statement a little, so the rates of such a run are not the reference).
+ * cluster: it costs each statement a little, so the rates of such a run are not the reference). The
+ * count is of the database's statements during the round: the servers' work by time (batched
+ * NOTIFYs, the faults gate's re-reads) is in it, and some of it can fall in the next round.
  * `PG_BENCH_SERVER_FLAGS` adds Node flags to the servers (e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile them).
  *
  * The servers, the clients and PostgreSQL share this machine's cores: each round's figure is as
@@ -174,7 +176,7 @@ async function createAgents(server: Server, count: number, prefix: string): Prom
   return world;
 }
 
-/** `sends` keyed book transfers from `clients` concurrent clients, client c on server c mod 2; sends/s. */
+/** `sends` keyed book transfers from `clients` concurrent clients, client c on server c mod the servers' count; sends/s. */
 async function serverRound(servers: Server[], world: World, sends: number, clients: number, tag: string): Promise<number> {
   let next = 0;
   const failures: string[] = [];
@@ -468,6 +470,7 @@ export async function run(args: string[]): Promise<void> {
     if (built.status !== 0) throw new Error('npm run build failed');
   }
   const clients = Number(values.clients);
+  if (!(Number(values.servers) >= 1)) throw new Error(`--servers must be 1 or more, got ${values.servers}`);
   const agents = Number(values.agents);
   const pg = await startThrowawayPostgres({ durable: true, settings: values.statements ? ['shared_preload_libraries=pg_stat_statements'] : [] });
   const port = new URL(pg.url).port;
