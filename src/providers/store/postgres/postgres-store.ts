@@ -204,6 +204,9 @@ export class PostgresStore implements Store {
     for (const { collection, id } of unit.contended) db.contend(collection, id);
     // Checked in every database transaction the unit begins: one rolled back whole takes its checks with it.
     for (const { collection, id, version } of unit.cachedReads) db.expectRecord(collection, id, version);
+    // Now, not when the caller resumes: a read through the view meanwhile would take the cache and
+    // push a check this transaction never makes.
+    unit.db = db;
     return db;
   }
 
