@@ -11,7 +11,7 @@ import { toIso } from '../shared/time.js';
 import { identityCredential, issuerDid, issuerKeyId } from './credentials.js';
 import { RESERVED_NAMES, type CreateAgentBody, type CreatedAgent, type Credential, type CredentialList, type DidDocument, type Profile, type PublicProfile, type UpdateProfileBody } from './identity.schema.js';
 import { insertApiKey, KEYS, keyLive, newApiKey, type ApiKeyRecord } from './api-keys.js';
-import { computeReputation, type ActivityCounters } from './reputation.js';
+import { computeReputation, counterCeiling, type ActivityCounters } from './reputation.js';
 
 const AGENTS = 'agents';
 const NAMES = 'agent_names';
@@ -229,7 +229,9 @@ export class IdentityService {
 
   /**
    * Adds to the activity counters of an agent, or of several in the order given (one step for
-   * both sides of a book transfer), inside a transaction (reputation input).
+   * both sides of a book transfer), inside a transaction (reputation input). A counter stops at
+   * its ceiling ({@link counterCeiling}), where the score no longer moves: an agent's later
+   * actions of that kind write nothing.
    */
   async recordActivity(tx: StoreTransaction, agentIds: string | readonly string[], kind: keyof ActivityCounters, amount = 1): Promise<void> {
     const ids = typeof agentIds === 'string' ? [agentIds] : agentIds;
@@ -238,7 +240,11 @@ export class IdentityService {
     for (let index = 0; index < ids.length; index++) {
       const agentId = ids[index]!;
       const current = await tx.get<ActivityCounters>(ACTIVITY, agentId);
-      const next = { ...current, [kind]: (current?.[kind] ?? 0) + amount };
+      const count = current?.[kind] ?? 0;
+      const ceiling = counterCeiling(kind);
+      // At its ceiling a counter no longer moves the score: nothing to write.
+      if (count >= ceiling) continue;
+      const next = { ...current, [kind]: Math.min(ceiling, count + amount) };
       await (current ? tx.update(ACTIVITY, agentId, next) : tx.insert(ACTIVITY, agentId, next));
     }
   }

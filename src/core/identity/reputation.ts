@@ -21,6 +21,30 @@ export interface ReputationInput {
   nowMs: number;
 }
 
+/**
+ * The activity components of reputation: points per doubling of the count (5·bitLength(n) for
+ * payments) and the most a component gives (or, for failures, takes off).
+ */
+const COMPONENTS: Readonly<Record<keyof ActivityCounters, { points: number; cap: number; sign: 1 | -1 }>> = {
+  payments_confirmed: { points: 5, cap: 25, sign: 1 },
+  messages_sent: { points: 4, cap: 20, sign: 1 },
+  invoices_paid: { points: 5, cap: 10, sign: 1 },
+  payments_failed: { points: 5, cap: 20, sign: -1 },
+};
+
+/** {@link counterCeiling} of each counter. */
+const CEILINGS = Object.fromEntries(Object.entries(COMPONENTS).map(([kind, { points, cap }]) => [kind, 2 ** (Math.ceil(cap / points) - 1)])) as Readonly<Record<keyof ActivityCounters, number>>;
+
+/**
+ * The count at which a counter's component reaches its cap: the smallest `n` whose
+ * `points · bitLength(n)` is at least the cap (16 confirmed payments, 16 messages, 2 paid
+ * invoices, 8 failed sends). Counting past it changes no score, so counters stop there and a busy
+ * agent's actions do not rewrite them.
+ */
+export function counterCeiling(kind: keyof ActivityCounters): number {
+  return CEILINGS[kind];
+}
+
 /** Number of bits of a non-negative integer: 0→0, 1→1, 2..3→2, 4..7→3, 8..15→4. */
 function bitLength(count: number): number {
   let bits = 0;
@@ -45,10 +69,11 @@ export function computeReputation(input: ReputationInput): number {
   const identity = input.hasIdentityCredential ? 20 : 0;
   const profileScore = (profile.display_name && profile.display_name !== profile.default_display_name ? 5 : 0) + (profile.bio ? 5 : 0) + (profile.avatar_url ? 5 : 0);
   const age = Math.min(20, Math.floor(Math.max(0, input.nowMs - input.createdMs) / (3 * DAY_MS)));
-  const payments = Math.min(25, 5 * bitLength(counters.payments_confirmed ?? 0));
-  const messaging = Math.min(20, 4 * bitLength(counters.messages_sent ?? 0));
-  const invoices = Math.min(10, 5 * bitLength(counters.invoices_paid ?? 0));
-  const failures = Math.min(20, 5 * bitLength(counters.payments_failed ?? 0));
-  const total = identity + profileScore + age + payments + messaging + invoices - failures;
+  let activity = 0;
+  for (const kind of Object.keys(COMPONENTS) as Array<keyof ActivityCounters>) {
+    const { points, cap, sign } = COMPONENTS[kind];
+    activity += sign * Math.min(cap, points * bitLength(counters[kind] ?? 0));
+  }
+  const total = identity + profileScore + age + activity;
   return Math.max(0, Math.min(100, total));
 }

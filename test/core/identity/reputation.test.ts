@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { computeReputation, type ActivityCounters, type ReputationInput } from '../../../src/core/identity/reputation.js';
+import { computeReputation, counterCeiling, type ActivityCounters, type ReputationInput } from '../../../src/core/identity/reputation.js';
 import { DAY_MS } from '../../../src/core/shared/time.js';
 
 const CREATED = Date.parse('2026-01-01T00:00:00.000Z');
@@ -117,5 +117,20 @@ describe('computeReputation', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('puts each counter ceiling at the smallest count whose component is at its cap', () => {
+    const kinds = ['payments_confirmed', 'messages_sent', 'invoices_paid', 'payments_failed'] as const;
+    expect(kinds.map(counterCeiling)).toEqual([16, 16, 2, 8]);
+    for (const kind of kinds) {
+      const at = (n: number) => component({ counters: { [kind]: n } });
+      const ceiling = counterCeiling(kind);
+      // Nothing past the ceiling moves the score; the count just below it still does.
+      fc.assert(
+        fc.property(fc.integer({ min: ceiling, max: Number.MAX_SAFE_INTEGER }), (n) => at(n) === at(ceiling)),
+        { numRuns: 100 },
+      );
+      expect(at(ceiling - 1)).not.toBe(at(ceiling));
+    }
   });
 });

@@ -70,6 +70,29 @@ describe('wallet.send', () => {
       expect((await bob.client.identity.getProfile()).reputation).toBe(before + 5);
     });
 
+    it('stops counting payments at 16, where the reputation of payments is full, and writes no counter past it', async () => {
+      const counters = async () => (await world.runtime.sim.snapshot()).store.collections.activity?.rows.map(([id, , , record]) => [id, (record as { payments_confirmed?: number }).payments_confirmed]);
+      for (let i = 0; i < 15; i++) await alice.client.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' });
+      const beforeCeiling = (await bob.client.identity.getProfile()).reputation;
+      await alice.client.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' });
+      const atCeiling = (await bob.client.identity.getProfile()).reputation;
+      expect(atCeiling).toBe(beforeCeiling + 5);
+      const at16 = await counters();
+      expect(at16).toEqual(
+        expect.arrayContaining([
+          [alice.agent_id, 16],
+          [bob.agent_id, 16],
+        ]),
+      );
+      const activityWrites = (await world.runtime.sim.snapshot()).store.collections.activity;
+      for (let i = 0; i < 4; i++) await alice.client.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' });
+      expect(await counters()).toEqual(at16);
+      // Untouched rows: the very records exported before (the memory store hands out its own), none rewritten.
+      const after = (await world.runtime.sim.snapshot()).store.collections.activity!.rows;
+      after.forEach(([, , , record], i) => expect(record).toBe(activityWrites!.rows[i]![3]));
+      expect((await bob.client.identity.getProfile()).reputation).toBe(atCeiling);
+    });
+
     it('answers 404 recipient_not_found on to for a handle or email with no wallet here', async () => {
       for (const to of ['carol', 'carol.agents.test', 'bob.example.com', 'carol@agents.test', 'bob@example.com']) {
         await expectApiError(alice.client.wallet.send({ to, amount: '1', asset: 'usd' }), 404, 'recipient_not_found', 'to');
