@@ -333,6 +333,7 @@ async function composeRuntime(options: RuntimeOptions): Promise<Runtime> {
         identity: context.get(IdentityService),
         changed: () => store.runtimeState?.save() ?? saver?.request() ?? Promise.resolve(),
         restored: () => {
+          context.get(IdempotencyKeys).restored();
           for (const area of AREAS) area.restored?.(areaContext);
         },
       }),

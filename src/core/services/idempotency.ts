@@ -5,17 +5,19 @@ import { ApiError } from '../shared/api-error.js';
 import { DAY_MS } from '../shared/time.js';
 
 const COLLECTION = 'idempotency';
-/** The partition of records that have a row in {@link EXPIRY}. */
+/** The partition of records kept in insertion order, oldest first: the order they expire in. */
 const PARTITION = 'k';
-/** Records of worlds written before the expiry index (format 1 databases): swept the old way until none is left. */
+/** Records of worlds written before the partition (format 1 databases): swept the old way until none is left. */
 const LEGACY_PARTITION = '';
 /**
- * The expiry index: one small row per record (`{created_ms}` under the record's id), oldest first
- * in one partition, so the sweep reads these rows and never a stored response.
+ * The expiry index of earlier versions (a `{id, created_ms}` row per record): no longer written.
+ * Rows a world still holds are removed as new records arrive ({@link LEGACY_EXPIRY_PER_WRITE} a write).
  */
-const EXPIRY = 'idempotency_expiry';
-/** Expired records each new record removes at most: the table stays near one day of keys. */
+const LEGACY_EXPIRY = 'idempotency_expiry';
+/** Expired records each sweep removes at most: the table stays near one day of keys. */
 const SWEEP_PER_WRITE = 2;
+/** Rows of the old expiry index each sweep removes at most. */
+const LEGACY_EXPIRY_PER_WRITE = 16;
 
 /** How long a key is remembered, in service time. */
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
@@ -35,12 +37,6 @@ interface IdempotencyRecord extends StoredOutcome {
   /** `scope:key`, the record's own id. */
   id: string;
   fingerprint: string;
-  created_ms: number;
-}
-
-/** A row of the expiry index. */
-interface ExpiryRow {
-  id: string;
   created_ms: number;
 }
 
@@ -67,6 +63,12 @@ export type IdempotencyDecision = { kind: 'replay'; outcome: StoredOutcome } | C
 @injectable()
 export class IdempotencyKeys {
   private readonly inFlight = new Set<string>();
+  /**
+   * Service time before which no stored record expires, as the last sweep found it (the oldest
+   * record's expiry: the others were written after it): writes until then need no sweep. Learnt
+   * when a sweep's transaction commits; forgotten at a restore ({@link restored}).
+   */
+  private quietUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -109,12 +111,11 @@ export class IdempotencyKeys {
         if (outcome.status === 400 || outcome.status === 401 || outcome.status === 504) return;
         const now = this.clock.now();
         // An expired record of the same key makes way: the new one goes to the newest position.
-        if (mayExist && (await tx.remove(COLLECTION, id))) await tx.remove(EXPIRY, id);
+        if (mayExist) await tx.remove(COLLECTION, id);
         const headers = outcome.headers && Object.keys(outcome.headers).length > 0 ? { headers: { ...outcome.headers } } : {};
         const record: IdempotencyRecord = { id, fingerprint, created_ms: now, status: outcome.status, body: outcome.body ?? null, ...headers };
         await tx.insert(COLLECTION, id, record, PARTITION);
-        await tx.insert<ExpiryRow>(EXPIRY, id, { id, created_ms: now });
-        await this.sweep(tx, now);
+        if (now >= this.quietUntil) await this.sweep(tx, now);
       },
     };
   }
@@ -174,21 +175,51 @@ export class IdempotencyKeys {
     }
   }
 
-  /** Removes the oldest records whose day has passed (a few per new record), reading only the expiry index. */
+  /**
+   * Removes the oldest records whose day has passed (a few per new record), and what is left of
+   * earlier formats. When the oldest record left is still within its day and nothing of the
+   * earlier formats remains, no record expires before it does: writes until then skip the sweep.
+   */
   private async sweep(tx: StoreTransaction, now: number): Promise<void> {
-    const expiry = await tx.page<ExpiryRow>(EXPIRY, { partition: '', order: 'oldest', limit: SWEEP_PER_WRITE });
-    for (const { record: row } of expiry.items) {
-      if (now < row.created_ms + IDEMPOTENCY_TTL_MS) break;
-      await tx.remove(COLLECTION, row.id);
-      await tx.remove(EXPIRY, row.id);
+    const oldest = await tx.page<IdempotencyRecord>(COLLECTION, { partition: PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE });
+    let quietUntil: number | undefined;
+    for (const { record } of oldest.items) {
+      if (now < record.created_ms + IDEMPOTENCY_TTL_MS) {
+        quietUntil = record.created_ms + IDEMPOTENCY_TTL_MS;
+        break;
+      }
+      await tx.remove(COLLECTION, record.id);
     }
-    // Counts are kept by the store, so this costs nothing once the legacy records are gone.
-    if ((await tx.count(COLLECTION, LEGACY_PARTITION)) === 0) return;
+    // Counts are kept by the store, so these cost next to nothing once the old rows are gone.
+    if (await this.sweepLegacy(tx, now)) quietUntil = undefined;
+    if (quietUntil !== undefined) {
+      const until = quietUntil;
+      tx.afterCommit(() => {
+        this.quietUntil = until;
+      });
+    }
+  }
+
+  /** Removes what earlier formats left (old expiry rows, and expired records of format 1); answers whether any is left. */
+  private async sweepLegacy(tx: StoreTransaction, now: number): Promise<boolean> {
+    let left = false;
+    if ((await tx.count(LEGACY_EXPIRY, '')) > 0) {
+      const rows = await tx.page<{ id: string }>(LEGACY_EXPIRY, { partition: '', order: 'oldest', limit: LEGACY_EXPIRY_PER_WRITE });
+      for (const { record } of rows.items) await tx.remove(LEGACY_EXPIRY, record.id);
+      left = rows.hasMore;
+    }
+    if ((await tx.count(COLLECTION, LEGACY_PARTITION)) === 0) return left;
     const legacy = await tx.page<IdempotencyRecord>(COLLECTION, { partition: LEGACY_PARTITION, order: 'oldest', limit: SWEEP_PER_WRITE });
     for (const { record } of legacy.items) {
       if (now < record.created_ms + IDEMPOTENCY_TTL_MS) break;
       await tx.remove(COLLECTION, record.id);
     }
+    return true;
+  }
+
+  /** Forgets what the last sweep learnt: a restored world has other records (and maybe an earlier clock). */
+  restored(): void {
+    this.quietUntil = Number.NEGATIVE_INFINITY;
   }
 
   /** @throws ApiError 409 idempotency_key_in_use while a request with the key `id` still runs */

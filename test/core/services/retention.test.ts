@@ -26,14 +26,19 @@ describe('retention', () => {
     expect((await keyedCreate(runtime, 'a0', 'k0')).status).toBe(409);
   });
 
-  it('sweeps expired keys from the expiry index alone, never reading a stored response', async () => {
-    // Every page read of the store, by collection, through the view and every transaction handle.
-    const pages: string[] = [];
+  it("sweeps only once a record can have expired: writes within the oldest record's day read no page, and no expiry index is written", async () => {
+    // Every page of idempotency records read, through the view and every transaction handle.
+    let pages = 0;
     const store = new MemoryStore();
     const watch = <V extends StoreView>(view: V): V =>
       new Proxy(view, {
         get: (target, name, receiver) =>
-          name === 'page' ? (collection: string, query: Parameters<StoreView['page']>[1]) => (pages.push(collection), target.page(collection, query)) : Reflect.get(target, name, receiver),
+          name === 'page'
+            ? (collection: string, query: Parameters<StoreView['page']>[1]) => {
+                if (collection === 'idempotency') pages++;
+                return target.page(collection, query);
+              }
+            : Reflect.get(target, name, receiver),
       });
     const watched: Store = new Proxy(store, {
       get: (target, name) => {
@@ -46,11 +51,54 @@ describe('retention', () => {
     });
     const runtime = await createRuntime({ store: watched });
     for (let i = 0; i < 4; i++) expect((await keyedCreate(runtime, `a${i}`, `k${i}`)).status).toBe(201);
+    // The first write found its own record the oldest, a day from expiring: the next three did not look.
+    expect(pages).toBe(1);
+    await runtime.sim.advance({ seconds: 86_399 });
+    expect((await keyedCreate(runtime, 'c0', 'still-quiet')).status).toBe(201);
+    expect(pages).toBe(1);
+    await runtime.sim.advance({ seconds: 1 });
+    // The next two writes each remove two expired records; the third finds the oldest left within its day and goes quiet again.
+    for (let i = 0; i < 3; i++) expect((await keyedCreate(runtime, `b${i}`, `fresh${i}`)).status).toBe(201);
+    expect(pages).toBe(4);
+    expect((await keyedCreate(runtime, 'b3', 'fresh3')).status).toBe(201);
+    expect(pages).toBe(4);
+    expect(await collectionSize(runtime, 'idempotency')).toBe(5);
+    expect(await collectionSize(runtime, 'idempotency_expiry')).toBe(0);
+  });
+
+  it('sweeps a restored world as a fresh runtime would, whatever the world before the restore learnt', async () => {
+    const runtime = await createRuntime();
+    await keyedCreate(runtime, 'first', 'k0');
+    const atStart = await runtime.sim.snapshot();
+    await runtime.sim.advance({ seconds: 2 * 86_400 });
+    // Sweeps k0 and learns that nothing expires for a day from now.
+    await keyedCreate(runtime, 'second', 'k1');
+    await runtime.sim.restore(atStart);
     await runtime.sim.advance({ seconds: 86_400 });
-    for (let i = 0; i < 2; i++) expect((await keyedCreate(runtime, `b${i}`, `fresh${i}`)).status).toBe(201);
-    expect(await collectionSize(runtime, 'idempotency')).toBe(2);
-    expect(pages).toContain('idempotency_expiry');
-    expect(pages).not.toContain('idempotency');
+    await keyedCreate(runtime, 'third', 'k2');
+    const fresh = await createRuntime();
+    await fresh.sim.restore(atStart);
+    await fresh.sim.advance({ seconds: 86_400 });
+    await keyedCreate(fresh, 'third', 'k2');
+    expect(await collectionSize(runtime, 'idempotency')).toBe(1);
+    expect((await runtime.sim.snapshot()).store).toEqual((await fresh.sim.snapshot()).store);
+  });
+
+  it('removes the expiry index rows an earlier version wrote, as new records arrive', async () => {
+    const runtime = await createRuntime();
+    await keyedCreate(runtime, 'old', 'old-key');
+    const snapshot = await runtime.sim.snapshot();
+    const rows = Array.from({ length: 20 }, (_, i) => [`scope:key-${i}`, '', i + 1, { id: `scope:key-${i}`, created_ms: 0 }] as [string, string, number, unknown]);
+    snapshot.store.collections.idempotency_expiry = { nextPosition: rows.length + 1, rows };
+    const twin = await createRuntime();
+    await twin.sim.restore(snapshot);
+    expect(await collectionSize(twin, 'idempotency_expiry')).toBe(20);
+    // Sixteen a write, and the replay of a kept key still answers from its record.
+    expect((await keyedCreate(twin, 'new', 'new-key')).status).toBe(201);
+    expect(await collectionSize(twin, 'idempotency_expiry')).toBe(4);
+    expect((await keyedCreate(twin, 'newer', 'newer-key')).status).toBe(201);
+    expect(await collectionSize(twin, 'idempotency_expiry')).toBe(0);
+    expect((await keyedCreate(twin, 'old', 'old-key')).headers['Idempotent-Replayed']).toBe('true');
   });
 
   it('keeps a record that is still within its day', async () => {
