@@ -153,6 +153,29 @@ describe.each(TRANSPORTS)('policies on the wallet (%s)', (kind) => {
     expect((await bob.client.wallet.getBalance()).fiat.usd).toBe('130.00');
   });
 
+  it("counts the day's sends made before the policy was set as a policy would have: pending ones, not failed ones, nor yesterday's, per asset, fees apart", async () => {
+    await alice.client.wallet.send({ to: 'bob', amount: '50', asset: 'usd' });
+    const { now } = await world.sim.getClock();
+    const midnight = new Date(Date.parse(now.slice(0, 10)) + 86_400_000).toISOString();
+    await world.sim.advanceClock({ to: midnight });
+    // Today: 30 usd to bob, 4 usdc on chain (confirmed), 5 usdc on chain that fails, 10 usd to a bank (its fee apart), 1 usdc still pending.
+    await alice.client.wallet.send({ to: 'bob', amount: '30', asset: 'usd' });
+    await alice.client.wallet.send({ to: EVM, amount: '4', asset: 'usdc' });
+    await world.sim.addWalletFailure({ next: true });
+    const failing = await alice.client.wallet.send({ to: EVM, amount: '5', asset: 'usdc' });
+    await world.sim.advanceClock({ seconds: 10 });
+    expect((await alice.client.wallet.getTransaction(failing.transaction_id)).status).toBe('failed');
+    await alice.client.wallet.send({ to: 'iban:DE89370400440532013000', amount: '10', asset: 'usd' });
+    await alice.client.wallet.send({ to: EVM, amount: '1', asset: 'usdc' });
+    await world.sim.setAgentPolicy('alice', { wallet: { per_day: { usd: '50', usdc: '10' } } });
+    // 40 usd and 5 usdc counted: 10.01 usd and 5.01 usdc more are over, 10 and 5 fit.
+    await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '10.01', asset: 'usd' }), 403, 'policy_violation', 'amount');
+    await expectApiError(alice.client.wallet.send({ to: EVM, amount: '5.01', asset: 'usdc' }), 403, 'policy_violation', 'amount');
+    await alice.client.wallet.send({ to: 'bob', amount: '10', asset: 'usd' });
+    await alice.client.wallet.send({ to: EVM, amount: '5', asset: 'usdc' });
+    await expectApiError(alice.client.wallet.send({ to: 'bob', amount: '0.01', asset: 'usd' }), 403, 'policy_violation', 'amount');
+  });
+
   it('declines a card charge above the per-transaction usd limit with decline_reason "policy" and one policy.violated', async () => {
     const card = await alice.client.wallet.createCard({ limit: '500', currency: 'usd' });
     await world.sim.setAgentPolicy('alice', { wallet: { per_transaction: { usd: '100' } } });

@@ -7,6 +7,7 @@ import { toIso } from '../shared/time.js';
 import { IdentityService, type AgentRecord } from '../identity/identity.service.js';
 import { formatAmount, toMinorUnits } from '../wallet/amount.js';
 import { DECIMALS, type Asset } from '../wallet/assets.js';
+import { sentOn, WALLETS } from '../wallet/ledger.js';
 import { PolicyViolation, type PolicyRule } from './policy-violation.js';
 import { countryOf, domainAllowed, recipientAllowed, utcDay, type SendTarget } from './policy-rules.js';
 import type { Policy, PolicyAnswer } from './policy.schema.js';
@@ -62,8 +63,11 @@ type Counter = 'email' | 'sms' | 'calls' | 'runs';
  * `per_day` limit, and a refusal rolls the whole action back. {@link enforced} turns a refusal into
  * the `policy.violated` event, appended in its own transaction once the action was undone.
  *
- * Usage is counted whether or not a policy is set, so a policy set at noon counts the morning's
- * sends ("what was accepted that day").
+ * Messages, calls and runs are counted whether or not a policy is set, so a policy set at noon
+ * counts the morning's ("what was accepted that day"). Sends are counted in the record only while
+ * a policy is set: when one is set on a record without one, the day's sends are read from the
+ * wallet's history ({@link sentOn}) under the sender's wallet lock, which every send holds too.
+ * A send of an agent without a policy therefore reads the record and writes nothing.
  */
 @injectable()
 export class PolicyService {
@@ -82,8 +86,11 @@ export class PolicyService {
   /** Replaces the agent's policy with `policy`; it applies from the next request. */
   async set(agentId: string, policy: Policy): Promise<PolicyAnswer> {
     await this.store.transaction(async (tx) => {
+      // The wallet first (the lock order of sends): no send of the agent runs while the day's sends are read.
+      await tx.lock(WALLETS, [agentId]);
       const { record, usage } = await this.open(tx, agentId);
-      await this.write(tx, record, { agent_id: agentId, policy, updated_at: toIso(this.clock.now()), usage });
+      const counted = record?.policy ? usage : { ...usage, sent: minorTexts(await sentOn(tx, agentId, usage.day)) };
+      await this.write(tx, record, { agent_id: agentId, policy, updated_at: toIso(this.clock.now()), usage: counted });
       await this.events.append(tx, { type: 'policy.updated', agent_id: agentId, data: { policy: policy as Record<string, unknown> } });
     });
     return { policy };
@@ -133,15 +140,18 @@ export class PolicyService {
 
   /**
    * Checks a send (book transfer, chain or bank send) against the wallet rules and counts it in
-   * the day's total of its asset. Call it in the send's transaction, after the wallets are locked.
+   * the day's total of its asset, when the agent has a policy. Call it in the send's transaction,
+   * after the sender's wallet is locked: that lock, which every writer of the day's sends holds,
+   * orders sends and the setting of a policy; a message counted in the same record meanwhile makes
+   * the write conflict (the transaction runs again), as the record is read unlocked.
    * @throws PolicyViolation (403 policy_violation) on `to`, `network` or `amount`
    */
   async checkSend(tx: StoreTransaction, agentId: string, send: GuardedSend): Promise<void> {
-    // The hot path of every send, policy or not: one lock, one read, one write, no helper frames.
-    await tx.lock(POLICIES, [agentId]);
+    // The hot path of every send: one read, and a write only under a policy, no helper frames.
     const record = await tx.get<PolicyRecord>(POLICIES, agentId);
+    if (!record?.policy) return;
     const usage = this.today(record);
-    const rules = record?.policy?.wallet;
+    const rules = record.policy.wallet;
     const used = BigInt(usage.sent[send.asset] ?? '0');
     if (rules) {
       if (rules.recipients && !recipientAllowed(rules.recipients, send)) {
@@ -163,19 +173,17 @@ export class PolicyService {
         );
       }
     }
-    const next: PolicyRecord = { ...(record ?? this.blank(agentId)), usage: { ...usage, sent: { ...usage.sent, [send.asset]: (used + send.amount).toString() } } };
-    if (record) await tx.update(POLICIES, agentId, next);
-    else await tx.insert(POLICIES, agentId, next);
+    await tx.update<PolicyRecord>(POLICIES, agentId, { ...record, usage: { ...usage, sent: { ...usage.sent, [send.asset]: (used + send.amount).toString() } } });
   }
 
   /**
    * Takes a failed send back out of its day's total (failed sends do not count); nothing when the
-   * send's day is over. Call it in the transaction that returns the amount.
+   * send's day is over, or no policy counts sends. Call it in the transaction that returns the
+   * amount, after the sender's wallet is locked (as {@link checkSend}).
    */
   async sendFailed(tx: StoreTransaction, agentId: string, asset: Asset, amount: bigint, sentAtIso: string): Promise<void> {
-    await tx.lock(POLICIES, [agentId]);
     const record = await tx.get<PolicyRecord>(POLICIES, agentId);
-    if (!record || record.usage.day !== sentAtIso.slice(0, 10)) return;
+    if (!record?.policy || record.usage.day !== sentAtIso.slice(0, 10)) return;
     const used = BigInt(record.usage.sent[asset] ?? '0') - amount;
     await tx.update<PolicyRecord>(POLICIES, agentId, { ...record, usage: { ...record.usage, sent: { ...record.usage.sent, [asset]: (used > 0n ? used : 0n).toString() } } });
   }
@@ -368,4 +376,9 @@ function shownAmount(minor: bigint, asset: Asset): string {
 function listed(values: readonly string[]): string {
   if (values.length === 0) return 'none';
   return values.length <= 5 ? values.join(', ') : `${values.slice(0, 5).join(', ')}, ... ${values.length - 5} more`;
+}
+
+/** Amounts in minor units as the record keeps them (decimal digits). */
+function minorTexts(amounts: Partial<Record<Asset, bigint>>): Partial<Record<Asset, string>> {
+  return Object.fromEntries(Object.entries(amounts).map(([asset, minor]) => [asset, minor.toString()]));
 }

@@ -72,6 +72,41 @@ export function toWire(record: StoredTransaction): WalletTransaction {
   };
 }
 
+/** Records {@link sentOn} reads at once, newest first. */
+const SENT_ON_PAGE = 100;
+
+/**
+ * What an agent sent on one UTC day (`YYYY-MM-DD`), per asset in minor units: its outbound sends
+ * (book, chain and bank transfers) made that day that did not fail, fees excluded. Reads each
+ * asset's outbound history newest first, back to the day's start: the cost follows the day's
+ * sends. The policy service counts a day from it when a policy is set.
+ */
+export async function sentOn(view: StoreView, agentId: string, day: string): Promise<Partial<Record<Asset, bigint>>> {
+  const sent: Partial<Record<Asset, bigint>> = {};
+  for (const asset of ASSETS) {
+    let before: number | undefined;
+    for (let more = true; more; ) {
+      const page = await view.page<StoredTransaction>(TRANSACTIONS, { partition: historyPartition(agentId, asset, 'out'), limit: SENT_ON_PAGE, ...(before === undefined ? {} : { before }) });
+      for (const { record, position } of page.items) {
+        before = position;
+        const recordDay = record.created_at.slice(0, 10);
+        if (recordDay < day) {
+          more = false;
+          break;
+        }
+        if (recordDay === day && record.kind === 'transfer' && record.status !== 'failed') sent[asset] = (sent[asset] ?? 0n) + storedMinor(record.amount);
+      }
+      more &&= page.hasMore;
+    }
+  }
+  return sent;
+}
+
+/** The partition of an agent's history records of one asset and direction. */
+function historyPartition(agentId: string, asset: Asset, direction: 'in' | 'out'): string {
+  return `${agentId}|${asset}|${direction}`;
+}
+
 /** The id of a history record in its collection. */
 function historyId(record: StoredTransaction): string {
   return `${record.agent_id}:${record.id}`;
@@ -289,6 +324,6 @@ export class Ledger {
   private partitionOf(agentId: string, asset: Asset, direction: 'in' | 'out'): string {
     let names = this.partitionNames.get(agentId);
     if (!names) this.partitionNames.set(agentId, (names = { in: {}, out: {} }));
-    return (names[direction][asset] ??= `${agentId}|${asset}|${direction}`);
+    return (names[direction][asset] ??= historyPartition(agentId, asset, direction));
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The locking contract the per-day limits rely on, checked on the store calls themselves (so a
- * database store that runs transactions concurrently gets it too): a guarded action locks the
- * agent's policy record before it reads it, after the wallet locks of a send (one lock order
- * everywhere), and a refused action writes nothing.
+ * database store that runs transactions concurrently gets it too): a send reads the agent's policy
+ * record after the wallet locks (every writer of the day's sends holds the sender's wallet lock,
+ * the setting of a policy included), and writes it only under a policy; messages and runs lock the
+ * record before they read it; a refused action writes nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, MemoryStore, type Runtime } from '../../../src/index.js';
@@ -43,26 +44,38 @@ afterEach(async () => {
 });
 
 describe('policy locks', () => {
-  it('a send locks the wallets, then the policy record, before reading it; a refusal leaves both untouched', async () => {
+  it('a send reads the policy record after the wallet locks and counts under a policy only; a refusal leaves both untouched', async () => {
     const { store, transactions } = recordingStore();
     const runtime = await createRuntime({ store });
     opened.push(runtime);
     const sim = runtime.simClient();
     const alice = await sim.createAgent({ name: 'alice', balances: { usd: '100' } });
     await sim.createAgent({ name: 'bob' });
-    await sim.setAgentPolicy('alice', { wallet: { per_transaction: { usd: '10' } } });
     const client = runtime.agent(alice.api_key);
 
+    // No policy: read, nothing written.
     transactions.length = 0;
-    await client.wallet.send({ to: 'bob', amount: '5', asset: 'usd' });
+    await client.wallet.send({ to: 'bob', amount: '1', asset: 'usd' });
+    const free = transactions.find((calls) => calls.includes('get policies'))!;
+    expect(free.slice(0, 2)).toEqual(['lock wallets', 'get policies']);
+    expect(free.filter((call) => call.endsWith('policies'))).toEqual(['get policies']);
+
+    // Setting one locks the wallet first, as a send does, then the record.
+    transactions.length = 0;
+    await sim.setAgentPolicy('alice', { wallet: { per_transaction: { usd: '10' } } });
+    const set = transactions.find((calls) => calls.includes('lock policies'))!;
+    expect(set.slice(0, 2)).toEqual(['lock wallets', 'lock policies']);
+
+    transactions.length = 0;
+    await client.wallet.send({ to: 'bob', amount: '4', asset: 'usd' });
     const send = transactions.find((calls) => calls.includes('get policies'))!;
-    expect(send.slice(0, 3)).toEqual(['lock wallets', 'lock policies', 'get policies']);
+    expect(send.slice(0, 2)).toEqual(['lock wallets', 'get policies']);
     expect(send).toContain('update policies');
 
     const before = await runtime.view.get('policies', alice.agent_id);
     transactions.length = 0;
     await expect(client.wallet.send({ to: 'bob', amount: '50', asset: 'usd' })).rejects.toMatchObject({ code: 'policy_violation' });
-    expect(transactions[0]!.slice(0, 3)).toEqual(['lock wallets', 'lock policies', 'get policies']);
+    expect(transactions[0]!.slice(0, 2)).toEqual(['lock wallets', 'get policies']);
     expect(transactions[0]).not.toContain('update wallets');
     expect(await runtime.view.get('policies', alice.agent_id)).toEqual(before);
     expect((await client.wallet.getBalance()).fiat.usd).toBe('95.00');
