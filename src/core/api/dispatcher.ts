@@ -1,6 +1,7 @@
 import { ApiError, toApiError } from '../shared/api-error.js';
 import { canonicalJson, sha256Hex } from '../shared/json.js';
-import { IDEMPOTENCY_KEY_MAX, type ClaimedKey, type IdempotencyKeys, type StoredOutcome } from '../services/idempotency.js';
+import { IDEMPOTENCY_KEY_MAX, type ClaimAhead, type ClaimedKey, type IdempotencyKeys, type StoredOutcome } from '../services/idempotency.js';
+import { KeyAgents } from './key-agents.js';
 import { isUploadedFile, type ReceivedUpload, type UploadedFile } from './binary.js';
 import type { BoundRoute, CallContext, DurableStep, RouteDefinition } from './route.js';
 import { parseInput } from './validation.js';
@@ -83,6 +84,7 @@ export class Dispatcher {
   private readonly onInternalError: InternalErrorSink;
   private readonly lifetime: AbortSignal;
   private readonly deadlines: CallDeadlines | undefined;
+  private readonly keyAgents = new KeyAgents();
 
   /** @throws Error for two routes with one id */
   constructor(options: DispatcherOptions) {
@@ -111,6 +113,7 @@ export class Dispatcher {
     if (!route) return errorResult(new ApiError('not_found', 'no such route'));
     const { definition } = route;
     let agentId: string | null = null;
+    let ahead: ClaimAhead | undefined;
     try {
       // Only agent routes look the key up in the store: the others authenticate without an await.
       if (definition.auth !== 'agent') this.authorize(definition, request.bearer ?? null);
@@ -118,8 +121,15 @@ export class Dispatcher {
       else {
         const bearer = request.bearer ?? null;
         if (!bearer) throw new ApiError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
+        // A key seen before names the same agent again: its request's claim goes with the key's read.
+        ahead = this.claimAhead(definition, request, bearer);
         agentId = (await this.callers.agentFor(bearer)) ?? null;
         if (agentId === null) throw new ApiError('unauthorized', 'unknown API key');
+        if (this.idempotency.claimsAhead) this.keyAgents.remember(bearer, agentId);
+        if (ahead && ahead.scope !== agentId) {
+          await ahead.abandon();
+          ahead = undefined;
+        }
       }
       const context = this.contextOf(definition, request, agentId);
       checkUnicode(request, definition);
@@ -133,14 +143,29 @@ export class Dispatcher {
       else if (key === null) result = await this.run(route, context, { params, query, body }, null);
       else {
         const fingerprint = sha256Hex(canonicalJson({ method: definition.method, route: definition.id, params: request.params ?? {}, body: request.body ?? null }));
-        const decision = await this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint);
+        const decision = await (ahead ? ahead.decide(fingerprint) : this.idempotency.begin(context.agentId ?? 'admin', key, fingerprint));
         result = decision.kind === 'replay' ? replayed(decision.outcome) : await this.run(route, context, { params, query, body }, decision);
       }
       return actedAs(result, agentId);
     } catch (error) {
+      // A request refused before its key's decision (401, 400) gives back the claim asked for ahead
+      // before it answers: a retry with the key then finds it free.
+      await ahead?.abandon();
       if (!(error instanceof ApiError)) this.onInternalError(error, definition.id);
       return actedAs(errorResult(toApiError(error)), agentId);
     }
+  }
+
+  /**
+   * The Idempotency-Key claim of a keyed POST asked for now, under the agent `bearer` named last
+   * time (see IdempotencyKeys.ahead): only on a store shared across processes, not for uploads
+   * (their key layer is their own), and only for a key that will pass its checks.
+   */
+  private claimAhead(definition: RouteDefinition, request: DispatchRequest, bearer: string): ClaimAhead | undefined {
+    const key = request.idempotencyKey;
+    if (!this.idempotency.claimsAhead || definition.method !== 'POST' || definition.upload || key === undefined || key === null || !validIdempotencyKey(key)) return undefined;
+    const agentId = this.keyAgents.agentOf(bearer);
+    return agentId === undefined ? undefined : this.idempotency.ahead(agentId, key);
   }
 
   /**
@@ -295,8 +320,13 @@ function uploadOf(body: unknown, field: string): UploadedFile {
 }
 
 /** @throws ApiError 400 invalid_request for a key of the wrong length */
+/** Whether an `Idempotency-Key` is of an accepted length. */
+function validIdempotencyKey(key: string): boolean {
+  return key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX;
+}
+
 function checkIdempotencyKey(key: string): void {
-  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+  if (!validIdempotencyKey(key)) {
     throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'Idempotency-Key');
   }
 }

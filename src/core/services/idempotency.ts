@@ -52,6 +52,19 @@ export interface ClaimedKey {
 /** What {@link IdempotencyKeys.begin} decided. */
 export type IdempotencyDecision = { kind: 'replay'; outcome: StoredOutcome } | ClaimedKey;
 
+/** A claim asked for ahead of its request's checks ({@link IdempotencyKeys.ahead}). */
+export interface ClaimAhead {
+  /** The scope it was asked for under. */
+  scope: string;
+  /** Decides as {@link IdempotencyKeys.begin} would (once). @throws as begin */
+  decide(fingerprint: string): Promise<IdempotencyDecision>;
+  /** Gives the claim back (the request ended before its decision), resolving once it is; nothing once decided. */
+  abandon(): Promise<void>;
+}
+
+/** A claim across processes and the record read under it. */
+type SharedClaim = { release: ClaimRelease | undefined; record: IdempotencyRecord | undefined };
+
 /**
  * The Idempotency-Key layer of DECISIONS.md, scoped per caller: a repeat with the same request
  * replays the stored outcome, a different request under the same key is a conflict, a repeat
@@ -140,11 +153,20 @@ export class IdempotencyKeys {
    * (a repeat that is replaying), else 409 (the first request still runs).
    * @throws ApiError 409 idempotency_key_in_use when another process holds the key
    */
-  private async beginShared(id: string, fingerprint: string): Promise<IdempotencyDecision> {
+  private beginShared(id: string, fingerprint: string): Promise<IdempotencyDecision> {
     this.inFlight.add(id);
+    return this.decideShared(id, fingerprint, this.claimShared(id));
+  }
+
+  private claimShared(id: string): Promise<SharedClaim> {
+    return this.store.shared!.claimReading<IdempotencyRecord>(`idempotency:${id}`, COLLECTION, id);
+  }
+
+  /** {@link beginShared}'s decision, once the claim (asked for by the caller, the key already in flight here) is answered. */
+  private async decideShared(id: string, fingerprint: string, claiming: Promise<SharedClaim>): Promise<IdempotencyDecision> {
     let release: ClaimRelease | undefined;
     try {
-      const claimed = await this.store.shared!.claimReading<IdempotencyRecord>(`idempotency:${id}`, COLLECTION, id);
+      const claimed = await claiming;
       release = claimed.release;
       const live = this.liveOf(claimed.record);
       if (!release && !live) throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed');
@@ -157,6 +179,48 @@ export class IdempotencyKeys {
       await release?.();
       throw error;
     }
+  }
+
+  /** Whether {@link ahead} asks for claims: on a store other processes serve too, where a claim is a round trip. */
+  get claimsAhead(): boolean {
+    return this.store.shared !== undefined;
+  }
+
+  /**
+   * On a store other processes serve too, asks for the claim of `key` under `scope` now, before
+   * the request is known to be valid (its API key still being read, say), so that the claim
+   * travels in the same statement as that read: {@link ClaimAhead.decide} then decides as
+   * {@link begin}, and {@link ClaimAhead.abandon} gives the claim back when the request ends
+   * before (a 401 or a 400). Undefined where there is nothing to save (a store of one process),
+   * or when the key is in flight here already ({@link begin} then answers 409, in its turn).
+   */
+  ahead(scope: string, key: string): ClaimAhead | undefined {
+    if (!this.claimsAhead) return undefined;
+    const id = `${scope}:${key}`;
+    if (this.inFlight.has(id)) return undefined;
+    this.inFlight.add(id);
+    const claiming = this.claimShared(id);
+    // Seen by decide or abandon, whichever comes.
+    claiming.catch(() => undefined);
+    let ended = false;
+    return {
+      scope,
+      decide: (fingerprint) => {
+        ended = true;
+        return this.decideShared(id, fingerprint, claiming);
+      },
+      abandon: async () => {
+        if (ended) return;
+        ended = true;
+        try {
+          await (await claiming).release?.();
+        } catch {
+          // The claim's statement failed: nothing was taken, or the connection took it along.
+        } finally {
+          this.inFlight.delete(id);
+        }
+      },
+    };
   }
 
   /**
