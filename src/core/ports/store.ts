@@ -138,8 +138,13 @@ export interface RemoteFollow {
 /** The name a shared store gives a clock move among the collections of a remote commit. */
 export const CLOCK_CHANGED = '$clock';
 
-/** A claim held by this process on a store shared with others (see {@link SharedStore.claim}). */
-export type ClaimRelease = () => Promise<void>;
+/**
+ * Ends a claim held by this process on a store shared with others (see {@link SharedStore.claim}).
+ * `lazily`: the claim may end a moment later, with the process's next claims statement, for a
+ * holder whose outcome is stored and durable (an Idempotency-Key's record): whoever asks for it
+ * meanwhile finds that outcome either way.
+ */
+export type ClaimRelease = (options?: { lazily?: boolean }) => Promise<void>;
 
 /**
  * What a store that several processes serve at once (PostgreSQL) offers beyond the port: claims

@@ -45,8 +45,11 @@ export interface ClaimedKey {
   kind: 'proceed';
   /** Writes the outcome under the key in `tx` (nothing for 400, 401 and 504, which are not stored). */
   settle(tx: StoreTransaction, outcome: StoredOutcome): Promise<void>;
-  /** Ends the claim; a repeat is then answered from the record (or runs again if none was written). */
-  release(): void;
+  /**
+   * Ends the claim; a repeat is then answered from the record (or runs again if none was written).
+   * `durable`: the unit that settled it committed, so a record it wrote is there for any repeat.
+   */
+  release(durable?: boolean): void;
 }
 
 /** What {@link IdempotencyKeys.begin} decided. */
@@ -113,15 +116,19 @@ export class IdempotencyKeys {
    * (nobody writes the record without the claim).
    */
   private proceed(id: string, fingerprint: string, releaseShared: ClaimRelease | undefined, mayExist: boolean): ClaimedKey {
+    let recorded = false;
     return {
       kind: 'proceed',
-      release: () => {
+      release: (durable = false) => {
         this.inFlight.delete(id);
-        void releaseShared?.();
+        // With its record durable, a repeat replays whether or not the claim is still held: the
+        // claim may then end with the next claims statement instead of one of its own.
+        void releaseShared?.({ lazily: durable && recorded });
       },
       settle: async (tx, outcome) => {
         // A 504 kept nothing of the request (DECISIONS.md), so a retry with the key runs it again.
         if (outcome.status === 400 || outcome.status === 401 || outcome.status === 504) return;
+        recorded = true;
         const now = this.clock.now();
         // An expired record of the same key makes way: the new one goes to the newest position.
         if (mayExist) await tx.remove(COLLECTION, id);
@@ -230,12 +237,15 @@ export class IdempotencyKeys {
    * @throws the store's failure to commit (nothing of the request stays)
    */
   async within<R extends StoredOutcome>(execute: () => Promise<R>, claimed: () => ClaimedKey | undefined): Promise<R> {
+    let durable = false;
     try {
-      return await this.store.unit(execute, async (tx, outcome) => {
+      const result = await this.store.unit(execute, async (tx, outcome) => {
         await claimed()?.settle(tx, outcome);
       });
+      durable = true;
+      return result;
     } finally {
-      claimed()?.release();
+      claimed()?.release(durable);
     }
   }
 

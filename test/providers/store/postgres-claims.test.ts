@@ -38,9 +38,9 @@ describe.skipIf(skip !== null)('PostgreSQL claims', () => {
   }
 
   /** Claims as a store makes them, over a pool whose statements are counted. */
-  function processOn(url: string): Process {
+  function processOn(url: string, rideWaitMs?: number): Process {
     const statements: string[] = [];
-    const claims = new PostgresClaims(url, { onnotice: () => {}, debug: (_c: number, query: string) => void statements.push(query) }, () => {});
+    const claims = new PostgresClaims(url, { onnotice: () => {}, debug: (_c: number, query: string) => void statements.push(query) }, () => {}, rideWaitMs);
     opened.push(claims);
     return { claims, statements };
   }
@@ -123,6 +123,35 @@ describe.skipIf(skip !== null)('PostgreSQL claims', () => {
     const again = await a.claims.claim('job:1');
     expect(again).toBeDefined();
     await Promise.all([again!(), other!()]);
+  });
+
+  it('ends a claim released lazily with the next claims statement, or on its own once its wait is over', async () => {
+    const url = await freshDatabase();
+    // A wait no test outlasts: only a statement sent for someone else can carry the release.
+    const a = processOn(url, 3_600_000);
+    const b = processOn(url);
+    const first = await a.claims.claim('idempotency:lazy-1');
+    const releasing = first!({ lazily: true });
+    // No statement of its own: still held, here and for another process.
+    expect(a.statements).toHaveLength(1);
+    expect(await b.claims.claim('idempotency:lazy-1')).toBeUndefined();
+    expect(await a.claims.claim('idempotency:lazy-1')).toBeUndefined();
+    // The next claim of this process carries it.
+    const second = await a.claims.claim('idempotency:lazy-2');
+    await releasing;
+    expect(a.statements).toHaveLength(2);
+    const taken = await b.claims.claim('idempotency:lazy-1');
+    expect(taken).toBeDefined();
+    await taken!();
+    await second!();
+    // With a short wait and nothing else to go with, it goes by itself.
+    const c = processOn(url, 1);
+    const alone = await c.claims.claim('idempotency:lazy-3');
+    await alone!({ lazily: true });
+    expect(c.statements).toHaveLength(2);
+    const again = await b.claims.claim('idempotency:lazy-3');
+    expect(again).toBeDefined();
+    await again!();
   });
 
   it('reads in a snapshot taken after the lock: a record committed while the statement ran, before the holder let go, is seen', async () => {

@@ -3,11 +3,15 @@ import { type Row, runOf } from './batch-sender.js';
 
 /** Most ops one statement carries: a burst larger than this goes as a few statements. */
 const MAX_OPS = 256;
+/** Longest ops that ride ({@link GroupedBatches.ride}) wait for a statement to go with, in ms, by default. */
+export const RIDE_WAIT_MS = 10;
 
 interface Waiting {
   ops: unknown[][];
   resolve: (rows: Row[][]) => void;
   reject: (error: unknown) => void;
+  /** Whether it may wait for another statement to go with (see {@link GroupedBatches.ride}). */
+  rides: boolean;
 }
 
 /**
@@ -20,9 +24,17 @@ interface Waiting {
 export class GroupedBatches {
   private readonly waiting: Waiting[] = [];
   private sending = false;
+  /** Sends what rides once it waited `rideWaitMs` without a statement to go with. */
+  private timer: NodeJS.Timeout | undefined;
 
-  /** @param pool a pool of one connection, which every statement goes over */
-  constructor(private readonly pool: Sql) {}
+  /**
+   * @param pool a pool of one connection, which every statement goes over
+   * @param rideWaitMs longest ops that ride wait for a statement to go with
+   */
+  constructor(
+    private readonly pool: Sql,
+    private readonly rideWaitMs = RIDE_WAIT_MS,
+  ) {}
 
   /**
    * Sends `ops`, in their order, with whatever else waits (others' ops may come before them in
@@ -31,13 +43,36 @@ export class GroupedBatches {
    */
   send(ops: unknown[][]): Promise<Row[][]> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ ops, resolve, reject });
+      this.waiting.push({ ops, resolve, reject, rides: false });
       if (!this.sending) void this.drain();
     });
   }
 
+  /**
+   * {@link send}, for ops that need not go at once (a claim's end whose outcome is stored): they
+   * go with the next statement sent for someone else, or on their own after `rideWaitMs`, so
+   * under load they cost no statement.
+   */
+  ride(ops: unknown[][]): Promise<Row[][]> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ ops, resolve, reject, rides: true });
+      if (!this.sending) this.waitToRide();
+    });
+  }
+
+  private waitToRide(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      if (!this.sending && this.waiting.length > 0) void this.drain();
+    }, this.rideWaitMs);
+    // Nothing to keep a process up for: a closing connection gives its claims back anyway.
+    this.timer.unref();
+  }
+
   private async drain(): Promise<void> {
     this.sending = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     while (this.waiting.length > 0) {
       const group: Waiting[] = [];
       // A turn of the microtask queue before the group is taken: requests made in the same turn join.
@@ -62,7 +97,10 @@ export class GroupedBatches {
       } catch (error) {
         for (const waiting of group) waiting.reject(error);
       }
+      // What is left only rides: it waits for the next statement asked for, or its turn.
+      if (this.waiting.every((waiting) => waiting.rides)) break;
     }
     this.sending = false;
+    if (this.waiting.length > 0) this.waitToRide();
   }
 }

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import postgres, { type Options, type Sql } from 'postgres';
 import type { ClaimRelease } from '../../../core/ports/store.js';
-import { GroupedBatches } from './grouped-batches.js';
+import { GroupedBatches, RIDE_WAIT_MS } from './grouped-batches.js';
 import { lockKey } from './record-keys.js';
 import { isUnreachable, translate } from './postgres-errors.js';
 
@@ -39,11 +39,13 @@ export class PostgresClaims {
   /**
    * @param url the database; the pool is opened at the first claim, with `options` beside its own
    * @param assertOpen throws once the store closed
+   * @param rideWaitMs longest a claim released lazily waits for a statement to end with
    */
   constructor(
     private readonly url: string,
     private readonly options: Options<Record<string, never>>,
     private readonly assertOpen: () => void,
+    private readonly rideWaitMs = RIDE_WAIT_MS,
   ) {}
 
   /** Takes the named claim, or answers undefined when another caller (here or elsewhere) holds it. */
@@ -83,11 +85,11 @@ export class PostgresClaims {
       return { release: undefined, record };
     }
     let released = false;
-    const release = async () => {
+    const release: ClaimRelease = async (options) => {
       if (released) return;
       released = true;
       // A session that ended took the lock with it.
-      if (this.session === session) await batches.send([['su', key]]).catch(() => undefined);
+      if (this.session === session) await (options?.lazily ? batches.ride([['su', key]]) : batches.send([['su', key]])).catch(() => undefined);
       // Only now may a caller of this process take it again: before the unlock, the database
       // would count it as this session's second hold.
       this.held.delete(name);
@@ -115,7 +117,7 @@ export class PostgresClaims {
   private channel(): GroupedBatches {
     if (this.closed) throw new Error('the store is closed');
     this.pool ??= postgres(this.url, { ...this.options, ...CLAIMS_POOL, onclose: () => void this.session++ });
-    return (this.batches ??= new GroupedBatches(this.pool));
+    return (this.batches ??= new GroupedBatches(this.pool, this.rideWaitMs));
   }
 
   /**
