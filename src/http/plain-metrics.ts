@@ -179,14 +179,14 @@ export class PlainCounter<L extends string> {
     name: string,
     help: string,
     private readonly labelNames: readonly L[],
-    /** Called before the counts are read (whoever feeds the counter in groups counts what waits). */
-    before: () => void = () => {},
+    /** Called, and awaited, before the counts are read (whoever feeds the counter in groups counts what waits). */
+    before: () => void | Promise<void> = () => {},
   ) {
-    const values = (): MetricValues['values'] => {
-      before();
+    const values = async (): Promise<MetricValues['values']> => {
+      await before();
       return this.series.map(({ labels, value }) => ({ labels, value, metricName: name }));
     };
-    registry.registerMetric({ name, help, type: 'counter', aggregator: 'sum', get: async (): Promise<MetricValues> => ({ name, help, type: 'counter', aggregator: 'sum', values: values() }) } as never);
+    registry.registerMetric({ name, help, type: 'counter', aggregator: 'sum', get: async (): Promise<MetricValues> => ({ name, help, type: 'counter', aggregator: 'sum', values: await values() }) } as never);
   }
 
   /** Adds one to the series of these label values, given in the order of the label names. */

@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { ServiceEvent } from '../core/ports/event-log.js';
 import { OUTBOUND_ATTEMPT_JOB } from '../core/email/outbound.js';
 import { DELIVERY_JOB } from '../core/webhooks/webhook-types.js';
+import { findTransaction } from '../core/wallet/ledger.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { PlainCounter, PlainHistogram, RequestMetrics } from './plain-metrics.js';
 import type { CompletedRequest, RequestSink } from './request-telemetry.js';
@@ -44,8 +45,10 @@ export class ServiceMetrics {
   private unsubscribe: (() => void) | undefined;
   /** Events committed and not yet counted: counted in groups, like requests, and before any read. */
   private events: ServiceEvent[] = [];
+  /** Settlements of transfers this process did not see created, counted once their record is read. */
+  private readonly lookups = new Set<Promise<void>>();
 
-  constructor(runtime: Runtime) {
+  constructor(private readonly runtime: Runtime) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new RequestMetrics(this.registry, SECONDS_BUCKETS, { requests: 'agent_services_http_requests_total', latency: 'agent_services_http_request_duration_seconds' });
@@ -84,7 +87,10 @@ export class ServiceMetrics {
         this.set((await jobs()).byType[DELIVERY_JOB.type] ?? 0);
       },
     });
-    const settle = () => this.countEvents();
+    const settle = async () => {
+      this.countEvents();
+      await Promise.all(this.lookups);
+    };
     this.runs = new PlainCounter(this.registry, 'agent_services_sandbox_runs_total', 'Compute runs finished, by runtime and exit code', ['runtime', 'exit'], settle);
     this.sessions = new Gauge({ name: 'agent_services_browser_sessions_open', help: 'Browser sessions open in this process', registers, collect: settle });
     this.transfers = new PlainCounter(
@@ -144,14 +150,34 @@ export class ServiceMetrics {
       }
     } else if (event.type === 'wallet.transaction.updated') {
       const key = `${event.agent_id} ${String(data.transaction_id)}`;
-      // A record that was pending before this process started, or that another process created:
-      // its rail is not known here.
-      const labels = this.pendingRails.get(key) ?? { rail: 'unknown', direction: 'unknown' };
-      this.transfers.inc(labels.rail, labels.direction, String(data.status));
+      const labels = this.pendingRails.get(key);
       this.pendingRails.delete(key);
+      if (labels) this.transfers.inc(labels.rail, labels.direction, String(data.status));
+      else this.countFromHistory(event.agent_id, String(data.transaction_id), String(data.status));
     }
   }
+
+  /**
+   * Counts the settlement of a record that was pending before this process started, or that
+   * another process created (its event was counted there): its rail and direction come from the
+   * record itself, read once (`unknown` only if it is gone).
+   */
+  private countFromHistory(agentId: string | null, transactionId: string, status: string): void {
+    const reading = agentId === null ? Promise.resolve(undefined) : findTransaction(this.runtime.view, agentId, transactionId);
+    const counted: Promise<void> = reading
+      .then(
+        (record) => (record ? { rail: railOf(record as unknown as Record<string, unknown>), direction: record.direction } : UNKNOWN),
+        () => UNKNOWN,
+      )
+      .then(({ rail, direction }) => {
+        this.transfers.inc(rail, direction, status);
+        this.lookups.delete(counted);
+      });
+    this.lookups.add(counted);
+  }
 }
+
+const UNKNOWN = { rail: 'unknown', direction: 'unknown' };
 
 /** The rail of a history record's event: its chain, its bank scheme, or internal. */
 function railOf(data: Record<string, unknown>): string {

@@ -109,7 +109,16 @@ function historyPartition(agentId: string, asset: Asset, direction: 'in' | 'out'
 
 /** The id of a history record in its collection. */
 function historyId(record: StoredTransaction): string {
-  return `${record.agent_id}:${record.id}`;
+  return historyKey(record.agent_id, record.id);
+}
+
+function historyKey(agentId: string, transactionId: string): string {
+  return `${agentId}:${transactionId}`;
+}
+
+/** A stored history record of an agent, or undefined (what {@link Ledger.find} answers, for readers outside the wallet). */
+export function findTransaction(view: StoreView, agentId: string, transactionId: string): Promise<StoredTransaction | undefined> {
+  return view.get<StoredTransaction>(TRANSACTIONS, historyKey(agentId, transactionId));
 }
 
 /** The `wallet.transaction.created` event of a history record. */
@@ -231,7 +240,7 @@ export class Ledger {
 
   /** A stored record of an agent, or undefined. */
   find(view: StoreView, agentId: string, transactionId: string): Promise<StoredTransaction | undefined> {
-    return view.get<StoredTransaction>(TRANSACTIONS, `${agentId}:${transactionId}`);
+    return findTransaction(view, agentId, transactionId);
   }
 
   /**

@@ -85,6 +85,20 @@ describe('GET /metrics', () => {
     expect(dueBefore).toBeGreaterThanOrEqual(0);
   });
 
+  it('counts the settlement of a transfer it did not see created by the rail and direction of its record', async () => {
+    runtime = await createRuntime({ seed: 1 });
+    const sim = runtime.simClient();
+    const alice = runtime.agent((await sim.createAgent({ name: 'alice', balances: { usdc: '50' } })).api_key);
+    await alice.wallet.send({ to: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '1', asset: 'usdc', network: 'base' });
+    // Started after the send: as a process that another process's send is settled on, or a restarted one.
+    metrics = new ServiceMetrics(runtime);
+    server = await serve(runtime, { port: 0, metrics });
+    await sim.advanceClock({ seconds: 3600 });
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, 'agent_services_transfers_total', { rail: 'base', direction: 'out', status: 'confirmed' })).toBe(1);
+    expect(text).not.toMatch(/agent_services_transfers_total\{[^}]*unknown/);
+  });
+
   it('is not served without metrics (runtime.fetch, or serve without them)', async () => {
     runtime = await createRuntime({ seed: 1 });
     expect((await runtime.fetch(new Request('http://x/metrics'))).status).toBe(404);
