@@ -184,11 +184,23 @@ export class StoreEventLog implements EventLog {
    * read again after a failure).
    */
   private startAt(): void {
-    this.delivered = this.store.view.lastPosition(EVENTS).then((last) => {
+    this.delivered = this.lastCommitted().then((last) => {
       this.deliveredSeq ??= Math.min(last, (this.firstHere ?? Number.POSITIVE_INFINITY) - 1);
       return this.deliveredSeq;
     });
     this.delivered.catch(() => undefined);
+  }
+
+  /**
+   * The number of the newest event committed. On a shared store that is not the sequence's last
+   * value, which may be a number another process took for an event it has not committed yet:
+   * numbers are taken under the order lock, held to the COMMIT, so every smaller one is committed
+   * (or gone with a rollback), and delivery started there would skip that event.
+   */
+  private async lastCommitted(): Promise<number> {
+    if (!this.store.shared) return this.store.view.lastPosition(EVENTS);
+    const newest = await this.store.view.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'newest', limit: 1 });
+    return newest.items[0]?.position ?? 0;
   }
 
   /**

@@ -1,10 +1,12 @@
 // The event log kept in a store, over every store: numbering, delivery to listeners and append
 // hooks; on PostgreSQL also two processes (two stores on one database) appending at once.
+import postgres from 'postgres';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppendedEvent, NewEvent, ServiceEvent } from '../../../src/core/ports/event-log.js';
 import type { Store } from '../../../src/core/ports/store.js';
 import { StoreEventLog } from '../../../src/providers/events/store-event-log.js';
 import { PostgresStore } from '../../../src/providers/store/postgres/postgres-store.js';
+import { lockKey } from '../../../src/providers/store/postgres/record-keys.js';
 import { SimClock } from '../../../src/sim/sim-clock.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 import { STORE_KINDS } from './store-kinds.js';
@@ -129,12 +131,46 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     for (const store of opened.splice(0)) await store.close?.();
   });
 
+  it('starts a first listener after the newest committed event, not after a number another process took and has not committed yet', async () => {
+    const url = await freshDatabase();
+    const here = await PostgresStore.open(url, { maxConnections: 5 });
+    const there = await PostgresStore.open(url, { maxConnections: 5 });
+    opened.push(here, there);
+    const remote = new StoreEventLog(there, new SimClock());
+    await there.transaction((tx) => remote.append(tx, event(1)));
+    // Another process numbering its event at its COMMIT: the order lock, then the number, not yet committed.
+    const raw = postgres(url, { onnotice: () => {}, max: 1 });
+    try {
+      const numbered = raw.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${String(lockKey('events', '$order'))}::bigint)`;
+        const [{ n }] = await tx`SELECT nextval('agent_services_pos_events') AS n`;
+        const seq = Number(n);
+        const log = new StoreEventLog(here, new SimClock());
+        const listener = listen(log);
+        // Where delivery starts is read while that number is taken and not committed.
+        await (log as unknown as { delivered: Promise<number> }).delivered;
+        await tx`INSERT INTO agent_services_records (collection, id, part, position, record)
+          VALUES ('events', ${String(seq)}, '', ${seq}, ${JSON.stringify({ seq, type: 'agent.updated', agent_id: 'agt_test', at: '2026-01-01T00:00:00.000Z', data: { fields: ['f2'] } })})`;
+        return listener;
+      });
+      const listener = await numbered;
+      // The next event waits for the order lock, so it comes after; both reach the listener, in order.
+      await there.transaction((tx) => remote.append(tx, event(3)));
+      await listener.reached(2);
+      expect(listener.seen.map(indexOf)).toEqual([2, 3]);
+    } finally {
+      await raw.end({ timeout: 1 });
+    }
+  });
+
   it('hands every event of both to the listeners of each, once and in seq order, while both append at once', async () => {
     const url = await freshDatabase();
     const stores = [await PostgresStore.open(url, { maxConnections: 5 }), await PostgresStore.open(url, { maxConnections: 5 })];
     opened.push(...stores);
     const logs = stores.map((store) => new StoreEventLog(store, new SimClock()));
     const listeners = logs.map(listen);
+    // A first listener hears what is committed once where it starts is read: wait for that read.
+    await Promise.all(logs.map((log) => (log as unknown as { delivered: Promise<number> }).delivered));
     const perStore = 30;
     await Promise.all(
       stores.map(async (store, s) => {
