@@ -143,8 +143,8 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     try {
       const numbered = raw.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${String(lockKey('events', '$order'))}::bigint)`;
-        const [{ n }] = await tx`SELECT nextval('agent_services_pos_events') AS n`;
-        const seq = Number(n);
+        const [taken] = await tx`SELECT nextval('agent_services_pos_events') AS n`;
+        const seq = Number(taken!.n);
         const log = new StoreEventLog(here, new SimClock());
         const listener = listen(log);
         // Where delivery starts is read while that number is taken and not committed.
