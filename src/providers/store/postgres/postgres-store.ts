@@ -425,7 +425,8 @@ export class PostgresStore implements Store {
   async import(snapshot: StoreSnapshot): Promise<void> {
     if (this.admission.busy) throw new Error('cannot import while a durable unit is open: import inside store.exclusive()');
     await importWorld(this.sql, this.sequences, snapshot);
-    await this.announce(new Set(Object.keys(snapshot.collections)));
+    // Everything: the collections the snapshot lacks were emptied too.
+    await this.announce(new Set(['*']));
   }
 
   /** Announces a change made outside a unit (the clock, an import). */
