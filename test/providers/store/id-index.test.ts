@@ -100,7 +100,12 @@ describe('IdIndex', () => {
     const index = new IdIndex<Item>(1);
     const items = Array.from({ length: 500 }, (_, n) => ({ id: `agt_AAAAAAAA${String(n).padStart(10, 'm')}:txn_0123456789abcdef`, n }));
     for (const item of items) expect(index.add(item)).toBe(true);
+    // The probes ran long: the index gave way to a Map, for good.
+    expect((index as unknown as { map: Map<string, Item> | null }).map).toBeInstanceOf(Map);
     for (const item of items) expect(index.get(item.id)).toBe(item);
     expect([...index.values()]).toEqual(items);
+    index.delete(items[0]!);
+    expect(index.add({ id: 'agt_short', n: -1 })).toBe(true);
+    expect((index as unknown as { map: Map<string, Item> | null }).map).toBeInstanceOf(Map);
   });
 });

@@ -108,13 +108,25 @@ describe('MailAuthenticator reusing SPF and DMARC results', () => {
   it('gives the same verdicts reused as computed, and a changed record counts once the resolver asks again', async () => {
     const clock = movablePerformanceClock();
     dns = await startDnsServer(senderZone());
-    const authenticator = new MailAuthenticator('agents.test', dnsResolver({ server: dns.address, cacheSeconds: 60 }));
+    const cached = dnsResolver({ server: dns.address, cacheSeconds: 60 });
+    // Every question the checks ask, answered from the cache or not.
+    const asked: string[] = [];
+    const counting: DnsResolver = (name, type) => {
+      asked.push(`${type} ${name}`);
+      return cached(name, type);
+    };
+    counting.reused = cached.reused;
+    const authenticator = new MailAuthenticator('agents.test', counting);
     const facts = { ip: '127.0.0.1', helo: 'mail.example.com', sender: 'boss@example.com' };
     const first = await authenticator.check(plainMessage('boss@example.com'), facts);
     expect(first.verdict).toEqual({ spf: 'pass', dkim: [], dmarc: 'pass', from_domain: 'example.com' });
     expect(first.dmarcPolicy).toBe('reject');
+    const askedFirst = asked.length;
+    expect(askedFirst).toBeGreaterThan(0);
     const again = await authenticator.check(plainMessage('boss@example.com'), facts);
     expect(again).toEqual(first);
+    // Given again from the memo: SPF and DMARC were not evaluated again, so nothing was asked.
+    expect(asked).toHaveLength(askedFirst);
     // Another sender of the same domain from an address SPF does not allow is evaluated for itself.
     const elsewhere = await authenticator.check(plainMessage('boss@example.com'), { ...facts, ip: '192.0.2.7' });
     expect(elsewhere.verdict).toEqual({ spf: 'fail', dkim: [], dmarc: 'fail', from_domain: 'example.com' });
