@@ -115,7 +115,7 @@ describe('MailAuthenticator reusing SPF and DMARC results', () => {
       asked.push(`${type} ${name}`);
       return cached(name, type);
     };
-    counting.reused = cached.reused;
+    counting.reused = cached.reused!;
     const authenticator = new MailAuthenticator('agents.test', counting);
     const facts = { ip: '127.0.0.1', helo: 'mail.example.com', sender: 'boss@example.com' };
     const first = await authenticator.check(plainMessage('boss@example.com'), facts);
