@@ -3,6 +3,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, ensureBuilt } from './ensure-built.js';
 import { openSmtp } from '../providers/mail/smtp-client.js';
+import { exitOf } from '../support/child-exit.js';
 
 const children: ChildProcess[] = [];
 
@@ -60,7 +61,7 @@ describe('agent-services serve --smtp-port', () => {
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const code = await exitOf(child);
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/--smtp-port/);
   });

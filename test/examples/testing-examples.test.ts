@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
 // The vitest example registers its tests here, as they are.
 import '../../examples/testing/wallet.vitest.js';
+import { exitOf } from '../support/child-exit.js';
 
 // The jest-style example uses jest's globals; vitest's have the same API.
 Object.assign(globalThis, { describe, test, expect, beforeEach, afterEach });
@@ -18,7 +19,7 @@ describe('the node:test example', () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const code = await exitOf(child);
     expect(output).toMatch(/^# pass 3$/m);
     expect(output).toMatch(/^# fail 0$/m);
     expect(code).toBe(0);

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, JsonFilePersistence, serve, type RunningServer, type Runtime } from '../../src/index.js';
+import { exitOf } from '../support/child-exit.js';
 
 /** Each test spawns a process that loads the sources through tsx: slow on a loaded machine, so a generous limit (not an assertion). */
 const SPAWN_TEST = { timeout: 180_000 };
@@ -136,7 +137,7 @@ describe('agent-services mcp over stdio', () => {
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const code = await exitOf(child);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^agent-services: unknown API key in a fresh world/m);
     expect(stdout).toBe('');

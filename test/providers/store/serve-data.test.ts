@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../../src/index.js';
 import { CLI, ensureBuilt, ROOT } from '../../cli/ensure-built.js';
+import { exitOf } from '../../support/child-exit.js';
 
 let dir: string;
 const children = new Set<ChildProcess>();
@@ -40,7 +41,7 @@ function start(args: string[]): Promise<{ child: ChildProcess; url: string | nul
 }
 
 async function stop(child: ChildProcess): Promise<void> {
-  const closed = new Promise((resolve) => child.once('close', resolve));
+  const closed = exitOf(child);
   child.kill('SIGTERM');
   await closed;
 }
