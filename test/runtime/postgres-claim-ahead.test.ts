@@ -34,8 +34,11 @@ describe.skipIf(skip !== null)('claims asked for with the key read on PostgreSQL
       expect(replay.body).toEqual(first.body);
     }
 
-    expect((await send(a, alice.api_key, 'k2', 'lots')).status).toBe(400);
-    expect((await send(b, alice.api_key, 'k2')).status).toBe(201);
+    // A refused send keeps nothing: its key is free for a retry on the other process the moment it is answered.
+    for (let i = 0; i < 20; i++) {
+      expect((await send(a, alice.api_key, `k2-${i}`, 'lots')).status).toBe(400);
+      expect((await send(b, alice.api_key, `k2-${i}`, '0.01')).status).toBe(201);
+    }
 
     const rotated = await a.dispatch({ routeId: 'admin.createKey', bearer: null, params: { agent_id: alice.agent_id }, body: {} });
     expect(rotated.status).toBe(201);
@@ -43,6 +46,6 @@ describe.skipIf(skip !== null)('claims asked for with the key read on PostgreSQL
     expect((await send(b, alice.api_key, 'k3')).status).toBe(401);
     const newKey = (rotated.body as { api_key: string }).api_key;
     expect((await send(a, newKey, 'k3')).status).toBe(201);
-    expect((await a.agent(newKey).wallet.getBalance()).fiat.usd).toBe('7.00');
+    expect((await a.agent(newKey).wallet.getBalance()).fiat.usd).toBe('7.80');
   });
 });

@@ -48,8 +48,10 @@ export interface ClaimedKey {
   /**
    * Ends the claim; a repeat is then answered from the record (or runs again if none was written).
    * `durable`: the unit that settled it committed, so a record it wrote is there for any repeat.
+   * Answers what to wait for before the request is answered: the claim's end across processes
+   * when no durable record replays a repeat (so a retry finds the key free), else nothing.
    */
-  release(durable?: boolean): void;
+  release(durable?: boolean): Promise<void> | undefined;
 }
 
 /** What {@link IdempotencyKeys.begin} decided. */
@@ -121,9 +123,13 @@ export class IdempotencyKeys {
       kind: 'proceed',
       release: (durable = false) => {
         this.inFlight.delete(id);
+        if (!releaseShared) return undefined;
         // With its record durable, a repeat replays whether or not the claim is still held: the
-        // claim may then end with the next claims statement instead of one of its own.
-        void releaseShared?.({ lazily: durable && recorded });
+        // claim may then end with the next claims statement instead of one of its own. Without
+        // one (a 400, a failed unit), a retry must find the key free once this one is answered.
+        const lazily = durable && recorded;
+        const releasing = releaseShared({ lazily });
+        return lazily ? undefined : releasing;
       },
       settle: async (tx, outcome) => {
         // A 504 kept nothing of the request (DECISIONS.md), so a retry with the key runs it again.
@@ -245,7 +251,8 @@ export class IdempotencyKeys {
       durable = true;
       return result;
     } finally {
-      claimed()?.release(durable);
+      const releasing = claimed()?.release(durable);
+      if (releasing) await releasing;
     }
   }
 
