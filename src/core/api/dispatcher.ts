@@ -319,12 +319,12 @@ function uploadOf(body: unknown, field: string): UploadedFile {
   return body;
 }
 
-/** @throws ApiError 400 invalid_request for a key of the wrong length */
 /** Whether an `Idempotency-Key` is of an accepted length. */
 function validIdempotencyKey(key: string): boolean {
   return key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX;
 }
 
+/** @throws ApiError 400 invalid_request for a key of the wrong length */
 function checkIdempotencyKey(key: string): void {
   if (!validIdempotencyKey(key)) {
     throw new ApiError('invalid_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'Idempotency-Key');

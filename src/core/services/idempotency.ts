@@ -167,11 +167,12 @@ export class IdempotencyKeys {
    * @throws ApiError 409 idempotency_key_in_use when another process holds the key
    */
   private beginShared(id: string, fingerprint: string): Promise<IdempotencyDecision> {
-    this.inFlight.add(id);
     return this.decideShared(id, fingerprint, this.claimShared(id));
   }
 
+  /** Marks the key in flight here and asks for its claim across processes, with its record. */
   private claimShared(id: string): Promise<SharedClaim> {
+    this.inFlight.add(id);
     return this.store.shared!.claimReading<IdempotencyRecord>(`idempotency:${id}`, COLLECTION, id);
   }
 
@@ -211,7 +212,6 @@ export class IdempotencyKeys {
     if (!this.claimsAhead) return undefined;
     const id = `${scope}:${key}`;
     if (this.inFlight.has(id)) return undefined;
-    this.inFlight.add(id);
     const claiming = this.claimShared(id);
     // Seen by decide or abandon, whichever comes.
     claiming.catch(() => undefined);

@@ -69,11 +69,17 @@ describe.skipIf(skip !== null)('PostgresStore reads ahead without changing an an
     expect(await store.view.get('counters', 'a')).toEqual({ n: 2 });
   });
 
-  it('runs a unit again when a record it read ahead changed before its write', async () => {
+  /** Two processes' stores on one seeded database. */
+  async function twoSeeded(): Promise<[PostgresStore, PostgresStore]> {
     const url = await freshDatabase();
     const { store: a } = await logged(url);
     const { store: b } = await logged(url);
     await seed(a);
+    return [a, b];
+  }
+
+  it('runs a unit again when a record it read ahead changed before its write', async () => {
+    const [a, b] = await twoSeeded();
     const runs = { count: 0 };
     await a.unit(() =>
       a.transaction(async (tx) => {
@@ -92,10 +98,7 @@ describe.skipIf(skip !== null)('PostgresStore reads ahead without changing an an
   });
 
   it('answers a record read ahead and then locked as the locked read: its write does not conflict', async () => {
-    const url = await freshDatabase();
-    const { store: a } = await logged(url);
-    const { store: b } = await logged(url);
-    await seed(a);
+    const [a, b] = await twoSeeded();
     const runs = { count: 0 };
     await a.unit(() =>
       a.transaction(async (tx) => {

@@ -207,9 +207,11 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     const [here, there] = stores as [PostgresStore, PostgresStore];
     // The database is away when the log reads where to start, and again when it reads the page
     // another process's commit announced; nothing else is committed afterwards.
-    vi.spyOn(here.view, 'page').mockRejectedValueOnce(new Error('connection lost'));
+    const pages = vi.spyOn(here.view, 'page').mockRejectedValueOnce(new Error('connection lost'));
     const log = new StoreEventLog(here, new SimClock());
     const listener = listen(log);
+    // The read that failed is where delivery starts: the newest event.
+    expect(pages.mock.calls[0]![1]).toMatchObject({ order: 'newest', limit: 1 });
     await here.transaction((tx) => log.append(tx, event(1)));
     await listener.reached(1);
     vi.spyOn(here.view, 'page').mockRejectedValueOnce(new Error('connection lost'));

@@ -17,9 +17,10 @@ interface Waiting {
 /**
  * Ops of `agent_services_batch` sent over one connection, grouped as a commit log groups commits:
  * while a statement is out, the ops asked for meanwhile wait, and go together as the next
- * statement once it returns. No timer: a request made while nothing is out goes at once (with any
- * made in the same turn). Every statement costs the server a parse of its message, a Sync and a
- * ReadyForQuery whatever it carries, so under load many callers share one.
+ * statement once it returns. A request made while nothing is out goes at once (with any made in
+ * the same turn); only ops that ride ({@link ride}) wait, for the next statement or a short timer.
+ * Every statement costs the server a parse of its message, a Sync and a ReadyForQuery whatever it
+ * carries, so under load many callers share one.
  */
 export class GroupedBatches {
   private readonly waiting: Waiting[] = [];
