@@ -247,20 +247,35 @@ describe.skipIf(skip !== null)('PostgreSQL claims', () => {
     await again!();
   });
 
-  it('brings a version-2 database to version 3: a batch function with the claim ops, no index of (collection, position)', async () => {
+  it('brings a version-2 database to version 4: the latest batch function, no index of (collection, position), keys compared bytewise', async () => {
     const url = await freshDatabase();
     const sql = pool(url);
     // A version-2 database: the tables of version 1, the batch function without the claim ops
-    // (here: none at all, so that only the step to 3 can bring it back).
+    // (here: none at all, so that only a later step can bring it back).
     await sql`DROP FUNCTION agent_services_batch(jsonb)`;
     // Version 1's index of (collection, position), which version 3 drops.
     await sql`CREATE INDEX agent_services_records_order ON agent_services_records (collection, position)`;
+    // Version 1's keys, under the database's default collation, which version 4 replaces.
+    await sql.unsafe(`ALTER TABLE agent_services_records ALTER COLUMN collection TYPE text COLLATE "default",
+      ALTER COLUMN id TYPE text COLLATE "default", ALTER COLUMN part TYPE text COLLATE "default"`);
     await sql`UPDATE agent_services_meta SET value = '2' WHERE key = 'schema_version'`;
+    await sql`INSERT INTO agent_services_records (collection, id, part, position, record) VALUES ('agents', 'agt_1', '', 1, '{}')`;
     expect(await migrate(sql)).toBe(2);
     expect(await sql`SELECT indexname FROM pg_indexes WHERE indexname = 'agent_services_records_order'`).toHaveLength(0);
-    expect(SCHEMA_VERSION).toBe(3);
+    const collations = await sql`SELECT a.attname, c.collname FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation
+      WHERE a.attrelid = 'agent_services_records'::regclass AND a.attname IN ('collection', 'id', 'part') ORDER BY a.attname`;
+    expect(collations.map((column) => [column.attname, column.collname])).toEqual([
+      ['collection', 'C'],
+      ['id', 'C'],
+      ['part', 'C'],
+    ]);
+    const function_ = await sql`SELECT prosrc FROM pg_proc WHERE proname = 'agent_services_batch'`;
+    expect(function_[0]?.prosrc).toContain('AS wanted(id)');
+    const kept = await sql.unsafe(RUN_BATCH, [JSON.stringify([['f', 'agents', ['agt_1']]])]);
+    expect(kept.map((row) => row.id)).toEqual(['agt_1']);
+    expect(SCHEMA_VERSION).toBe(4);
     const [row] = await sql`SELECT value FROM agent_services_meta WHERE key = 'schema_version'`;
-    expect(row?.value).toBe('3');
+    expect(row?.value).toBe('4');
     const a = processOn(url);
     const release = await a.claims.claim('job:1');
     expect(release).toBeDefined();

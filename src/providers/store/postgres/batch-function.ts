@@ -1,6 +1,6 @@
 /**
  * `agent_services_batch(ops jsonb)`, installed by schema version 2 (its claim ops, `st` and `su`,
- * by version 3): runs a transaction's queued reads and writes (or a process's claims), in order,
+ * by version 3; `f` as one primary-key probe per id by version 4): runs a transaction's queued reads and writes (or a process's claims), in order,
  * as ONE statement, so a round trip costs one Bind/Execute/Sync
  * whatever it carries (postgres.js sends a Sync, and PostgreSQL a ReadyForQuery, per statement).
  * Each op is a JSON array whose first element names it; what an op reads comes back as rows
@@ -29,9 +29,9 @@ BEGIN
     CASE op->>0
     WHEN 'g' THEN -- get: collection, id
       RETURN QUERY SELECT k, r.id, r.record, r.version, NULL::bigint FROM agent_services_records r WHERE r.collection = op->>1 AND r.id = op->>2;
-    WHEN 'f' THEN -- the rows of records just locked: collection, [ids]
-      RETURN QUERY SELECT k, r.id, r.record, r.version, NULL::bigint FROM agent_services_records r
-        WHERE r.collection = op->>1 AND r.id = ANY (ARRAY(SELECT jsonb_array_elements_text(op->2)));
+    WHEN 'f' THEN -- the rows of records just locked: collection, [ids]; one primary-key probe per id
+      RETURN QUERY SELECT k, r.id, r.record, r.version, NULL::bigint FROM jsonb_array_elements_text(op->2) AS wanted(id)
+        CROSS JOIN LATERAL (SELECT r.id, r.record, r.version FROM agent_services_records r WHERE r.collection = op->>1 AND r.id = wanted.id LIMIT 1) r;
     WHEN 'po' THEN -- a page, oldest first: collection, partition, after, limit
       RETURN QUERY SELECT k, r.id, r.record, r.version, r.position FROM agent_services_records r
         WHERE r.collection = op->>1 AND r.part = op->>2 AND r.position > (op->>3)::bigint ORDER BY r.position ASC LIMIT (op->>4)::bigint;

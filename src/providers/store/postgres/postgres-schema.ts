@@ -2,7 +2,7 @@ import type { Sql } from 'postgres';
 import { BATCH_FUNCTION } from './batch-function.js';
 
 /** The schema version this code writes and reads; kept in the database's meta table. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Meta keys (the runtime's state and the schema's version). */
 export const META = {
@@ -39,13 +39,25 @@ CREATE TABLE IF NOT EXISTS agent_services_blobs (key text NOT NULL, chunk intege
 `;
 
 /**
- * Version 2: the batch function (batch-function.ts); version 3: the same with its claim ops (`st`,
- * `su`), and without version 1's index of `(collection, position)`: only reads of a whole
- * collection used it (start-up work, exports), which sort instead, while every insert paid an entry
- * in it (12% of a keyed send's WAL). Both steps are the function's latest text.
+ * Version 3 drops version 1's index of `(collection, position)`: only reads of a whole collection
+ * used it (start-up work, exports), which sort instead, while every insert paid an entry in it
+ * (12% of a keyed send's WAL).
  */
-const V3 = `${BATCH_FUNCTION}
-DROP INDEX IF EXISTS agent_services_records_order;`;
+const V3 = 'DROP INDEX IF EXISTS agent_services_records_order;';
+
+/**
+ * Versions 2 to 4 install the batch function (batch-function.ts): version 2 its first text,
+ * version 3 with its claim ops (`st`, `su`), version 4 with `f` probing the primary key once per
+ * id (it had read every record of the collection through the page index, and filtered). Each step
+ * installs the function's latest text. Version 4 also compares the records' keys bytewise
+ * (`COLLATE "C"`): under the database's default collation (en_US.UTF-8, C.UTF-8) every
+ * comparison in the two indexes went through strcoll, and nothing here orders by key text.
+ */
+const V4 = `${BATCH_FUNCTION}
+ALTER TABLE agent_services_records
+  ALTER COLUMN collection TYPE text COLLATE "C",
+  ALTER COLUMN id TYPE text COLLATE "C",
+  ALTER COLUMN part TYPE text COLLATE "C";`;
 
 /** A database written by a newer version of agent-services. */
 export class SchemaTooNewError extends Error {
@@ -77,6 +89,7 @@ export async function migrate(sql: Sql): Promise<number> {
     if (found > SCHEMA_VERSION) throw new SchemaTooNewError(found, SCHEMA_VERSION);
     if (found < 1) await tx.unsafe(V1);
     if (found < 3) await tx.unsafe(V3);
+    if (found < 4) await tx.unsafe(V4);
     await tx`INSERT INTO agent_services_meta (key, value) VALUES (${META.schemaVersion}, ${String(SCHEMA_VERSION)})
       ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
     return found;
