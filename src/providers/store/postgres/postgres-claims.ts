@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import postgres, { type Options, type Sql } from 'postgres';
 import type { ClaimRelease } from '../../../core/ports/store.js';
 import { GroupedBatches, RIDE_WAIT_MS } from './grouped-batches.js';
-import { lockKey } from './record-keys.js';
+import { onceLockKey } from './record-keys.js';
 import { isUnreachable, translate } from './postgres-errors.js';
 
 /** Advisory-lock namespace of claims. */
@@ -62,7 +62,7 @@ export class PostgresClaims {
     const heldHere = this.held.has(name);
     if (heldHere && !read) return { release: undefined, record: undefined };
     if (!heldHere) this.held.add(name);
-    const key = String(lockKey(CLAIMS, name));
+    const key = String(onceLockKey(CLAIMS, name));
     const ops: unknown[][] = [];
     if (!heldHere) ops.push(['st', key]);
     if (read) ops.push(['g', read.collection, read.id]);
