@@ -219,7 +219,7 @@ export class DbTransaction {
   }
 
   async insert(collection: string, id: string, record: unknown, partition = ''): Promise<void> {
-    const sequence = await this.sequences.ensure(collection);
+    const sequence = this.sequences.made(collection) ?? (await this.sequences.ensure(collection));
     this.changed.add(collection);
     this.inserted.add(countKey(collection, partition));
     const text = JSON.stringify(record) ?? 'null';
@@ -362,7 +362,7 @@ export class DbTransaction {
    * numbers follow commit order while the lock is held only for the commit itself.
    */
   async insertNumbered(collection: string, field: string, record: Record<string, unknown>, partition = ''): Promise<void> {
-    const sequence = await this.sequences.ensure(collection);
+    const sequence = this.sequences.made(collection) ?? (await this.sequences.ensure(collection));
     const { [field]: _number, ...rest } = record;
     const restText = JSON.stringify(rest);
     const before = `{${JSON.stringify(field)}:`;

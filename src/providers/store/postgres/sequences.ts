@@ -13,6 +13,11 @@ export class Sequences {
 
   constructor(private readonly sql: Sql) {}
 
+  /** The sequence of `collection` when this process already made sure of it (no promise: every insert asks). */
+  made(collection: string): string | undefined {
+    return this.names.get(collection);
+  }
+
   /** The sequence of `collection`, created when missing. */
   async ensure(collection: string): Promise<string> {
     const known = this.names.get(collection);
