@@ -16,7 +16,6 @@ import type { Runtime } from '../runtime/create-runtime.js';
 const AGENTS = 'agents';
 const AGENT_NAMES = 'agent_names';
 const INVOICES = 'invoices';
-const EVENTS = 'events';
 
 /** Every agent of the world, oldest first. */
 export function listAgents(runtime: Runtime): Promise<AgentRecord[]> {
@@ -62,9 +61,12 @@ export async function peekMessage(runtime: Runtime, agentId: string, messageId: 
   return stored ? messageView(stored, runtime.config.filesUrl) : undefined;
 }
 
-/** The sequence number of the newest event (0 when there is none). */
+/**
+ * The sequence number of the newest event a reader may read up to now (0 when there is none): on
+ * a PostgreSQL world, below which no number is still held by a transaction under way.
+ */
 export function lastEventSeq(runtime: Runtime): Promise<number> {
-  return runtime.view.lastPosition(EVENTS);
+  return runtime.sim.lastEventSeq();
 }
 
 /**

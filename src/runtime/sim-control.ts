@@ -97,6 +97,11 @@ export class SimControl {
     return this.clock();
   }
 
+  /** The newest event sequence number a reader may read up to now (see EventLog.newest). */
+  lastEventSeq(): Promise<number> {
+    return this.deps.events.newest();
+  }
+
   /** Events after `after`, oldest first. */
   async events(after: number, limit: number): Promise<EventPage> {
     const events = await this.deps.events.after(after, limit + 1);

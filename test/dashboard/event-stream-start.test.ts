@@ -16,8 +16,8 @@ describe('dashboard event stream', () => {
     let listener: ((event: ServiceEvent) => void) | undefined;
     let reads = 0;
     const runtime = {
-      view: { lastPosition: async () => 3 },
       sim: {
+        lastEventSeq: async () => 3,
         subscribe: (next: (event: ServiceEvent) => void) => {
           listener = next;
           return () => {};

@@ -42,8 +42,17 @@ export interface EventLog {
    * one call: a book transfer appends two events on every send.
    */
   appendAll(tx: StoreTransaction, events: readonly NewEvent[]): Promise<void>;
-  /** Events with `seq` greater than `after`, oldest first, at most `limit`. */
+  /**
+   * Events with `seq` greater than `after`, oldest first, at most `limit`: on a shared store only
+   * up to {@link newest}, so that a reader never meets a smaller `seq` after a larger one.
+   */
   after(after: number, limit: number): Promise<ServiceEvent[]>;
+  /**
+   * The newest `seq` a reader may read up to now: the log's last on a store no other process
+   * serves; on a shared store its settled position, below which no number is still held by a
+   * transaction under way (an event committed past it is read once that transaction has ended).
+   */
+  newest(): Promise<number>;
   /**
    * Registers a listener called after commit for each new event (streams), in `seq` order. With
    * `committedHere`, only the events committed by this process, in its commit order (counters each

@@ -91,8 +91,9 @@ export interface StoreTransaction extends StoreView {
    * beforeCommit (they number records in commit order: PostgreSQL; the event log relies on it):
    * inserts `record` at the next position of `collection`, with that
    * position as its id and as `record[field]` (written first in the stored record), numbered in
-   * the database with the COMMIT itself, so a reader that saw a position never later sees a
-   * smaller one, and nothing waits on the number in between. The store sets `record[field]` once
+   * the database with the COMMIT itself, without waiting for other writers: a reader that reads
+   * only up to {@link SharedStore.settledPosition} never later sees a smaller position than one
+   * it saw. The store sets `record[field]` once
    * the unit is durable, before its afterCommit callbacks run. The memory store, which runs one
    * transaction at a time, has it on every handle and numbers at once: `record[field]` is set
    * before the call answers (one call where a read of the last position and an insert took two).
@@ -176,6 +177,14 @@ export interface SharedStore {
   onRemoteCommit(listener: (collections: ReadonlySet<string>) => void, follow?: RemoteFollow): void;
   /** The simulated clock as saved in the store (the furthest any process moved it), if any. */
   savedClock(): Promise<number | undefined>;
+  /**
+   * The largest position of `collection` at or below which every record numbered by
+   * {@link StoreTransaction.insertNumbered} is committed or gone for good: a reader that reads up
+   * to it never later meets a smaller number. Numbers are drawn without the writers waiting for
+   * each other, so one above it may still be taken by a transaction under way; the answer waits
+   * for the transactions holding a number up to it (one commit at most).
+   */
+  settledPosition(collection: string): Promise<number>;
 }
 
 /**

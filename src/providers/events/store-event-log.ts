@@ -14,6 +14,8 @@ const PUMP_BATCH = 500;
 /** The first and the longest wait before a delivery that could not read the store tries again (ms). */
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5000;
+/** How soon the delivery looks again at events held back for a smaller number under way (ms). */
+const HELD_MS = 20;
 /** Expired events each append removes at most, so retention costs O(1) per event. */
 const SWEEP_PER_APPEND = 2;
 
@@ -46,6 +48,8 @@ export class StoreEventLog implements EventLog {
   /** The wait before the next try of a delivery that could not read the store, and its timer. */
   private retryMs = RETRY_FIRST_MS;
   private retry: NodeJS.Timeout | undefined;
+  /** The pump's next look at events held back for a number under way (see {@link readSettled}). */
+  private soon: NodeJS.Timeout | undefined;
 
   constructor(
     @inject(Store) private readonly store: Store,
@@ -83,9 +87,8 @@ export class StoreEventLog implements EventLog {
   }
 
   /**
-   * A shared store numbers the events just before the commit: the order lock is then held for
-   * that moment only, not for the rest of the transaction. The hooks (which do not need the
-   * number) run now, so that their reads are not made while every other append waits.
+   * A shared store numbers the events just before the commit, in the COMMIT's own batch. The
+   * hooks (which do not need the number) run now, at the append.
    */
   private async appendShared(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
     const appended: AppendedEvent = { type: event.type, agent_id: event.agent_id, at: toIso(now), data: event.data };
@@ -128,9 +131,9 @@ export class StoreEventLog implements EventLog {
   }
 
   /**
-   * A store that numbers records with its COMMIT: the event gets its number there (in commit
-   * order, under the store's order lock, held for the commit alone), and its listeners get it once
-   * it is durable, numbered.
+   * A store that numbers records with its COMMIT: the event gets its number there (writers do not
+   * wait for each other; readers read up to the store's settled position), and its listeners get it
+   * once it is durable, numbered.
    */
   private async writeNumbered(tx: StoreTransaction, event: NewEvent, now: number): Promise<void> {
     if (!tx.insertNumbered) throw new Error('a store with beforeCommit must offer insertNumbered to its before-commit steps');
@@ -145,9 +148,9 @@ export class StoreEventLog implements EventLog {
 
   /**
    * A shared store committed `entry` in this process. When it comes right after the last event
-   * delivered and no delivery is under way, no other event can come between them (numbers are
-   * given in commit order, under the order lock), so it is handed to the listeners at once
-   * instead of read back; otherwise the pump reads from where it stopped.
+   * delivered and no delivery is under way, no other event can come between them (every smaller
+   * number was delivered), so it is handed to the listeners at once instead of read back;
+   * otherwise the pump reads from where it stopped, up to the settled position.
    */
   private committedHere(entry: ServiceEvent): void {
     if (this.listeners.size === 0) {
@@ -184,7 +187,7 @@ export class StoreEventLog implements EventLog {
    * read again after a failure).
    */
   private startAt(): void {
-    this.delivered = this.lastCommitted().then((last) => {
+    this.delivered = this.newest().then((last) => {
       this.deliveredSeq ??= Math.min(last, (this.firstHere ?? Number.POSITIVE_INFINITY) - 1);
       return this.deliveredSeq;
     });
@@ -192,15 +195,13 @@ export class StoreEventLog implements EventLog {
   }
 
   /**
-   * The number of the newest event committed. On a shared store that is not the sequence's last
-   * value, which may be a number another process took for an event it has not committed yet:
-   * numbers are taken under the order lock, held to the COMMIT, so every smaller one is committed
-   * (or gone with a rollback), and delivery started there would skip that event.
+   * On a shared store the settled position (SharedStore.settledPosition), not the sequence's last
+   * value nor the newest event: a smaller number may still be held by a transaction under way, and
+   * delivery started past it would skip that event.
    */
-  private async lastCommitted(): Promise<number> {
+  newest(): Promise<number> {
     if (!this.store.shared) return this.store.view.lastPosition(EVENTS);
-    const newest = await this.store.view.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'newest', limit: 1 });
-    return newest.items[0]?.position ?? 0;
+    return this.store.shared.settledPosition(EVENTS);
   }
 
   /**
@@ -222,11 +223,14 @@ export class StoreEventLog implements EventLog {
           this.pumpAgain = false;
           let last = await this.delivered!;
           for (;;) {
-            const events = await this.after(last, PUMP_BATCH);
+            const { events, held } = await this.readSettled(last, PUMP_BATCH);
             for (const event of events) this.deliver(event);
             if (events.length > 0) last = events[events.length - 1]!.seq;
             this.deliveredSeq = last;
             this.delivered = Promise.resolve(last);
+            // Events held back for a number under way: its commit announces itself, its rollback
+            // does not, so the delivery looks again shortly.
+            if (held) this.pumpSoon();
             if (events.length < PUMP_BATCH) break;
           }
         } while (this.pumpAgain);
@@ -243,6 +247,16 @@ export class StoreEventLog implements EventLog {
     })();
   }
 
+  /** Runs the pump again in {@link HELD_MS}, once. */
+  private pumpSoon(): void {
+    if (this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.pump();
+    }, HELD_MS);
+    this.soon.unref();
+  }
+
   private retryLater(): void {
     if (this.retry) return;
     this.retry = setTimeout(() => {
@@ -254,8 +268,20 @@ export class StoreEventLog implements EventLog {
   }
 
   async after(after: number, limit: number): Promise<ServiceEvent[]> {
+    return (await this.readSettled(after, limit)).events;
+  }
+
+  /**
+   * Events after `after`, oldest first, at most `limit`; on a shared store only up to the settled
+   * position (`held`: committed events past it wait for a smaller number still held by a
+   * transaction under way), so that no reader meets the smaller number after the larger one.
+   */
+  private async readSettled(after: number, limit: number): Promise<{ events: ServiceEvent[]; held: boolean }> {
+    const settled = this.store.shared ? await this.store.shared.settledPosition(EVENTS) : Number.POSITIVE_INFINITY;
     const page = await this.store.view.page<ServiceEvent>(EVENTS, { partition: PARTITION, order: 'oldest', after: Math.max(0, after), limit });
-    return page.items.map((item) => item.record);
+    const events: ServiceEvent[] = [];
+    for (const item of page.items) if (item.position <= settled) events.push(item.record);
+    return { events, held: events.length < page.items.length };
   }
 
   onAppend(hook: (tx: StoreTransaction, event: AppendedEvent) => Promise<void> | undefined): void {

@@ -7,6 +7,7 @@ import type { Store } from '../../../src/core/ports/store.js';
 import { StoreEventLog } from '../../../src/providers/events/store-event-log.js';
 import { PostgresStore } from '../../../src/providers/store/postgres/postgres-store.js';
 import { lockKey } from '../../../src/providers/store/postgres/record-keys.js';
+import { numberSpace, ORDER } from '../../../src/providers/store/postgres/settled-positions.js';
 import { SimClock } from '../../../src/sim/sim-clock.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 import { STORE_KINDS } from './store-kinds.js';
@@ -131,36 +132,86 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     for (const store of opened.splice(0)) await store.close?.();
   });
 
-  it('starts a first listener after the newest committed event, not after a number another process took and has not committed yet', async () => {
+  /**
+   * Another process numbering an event at its COMMIT, as the batch function's `nb` op does: the
+   * order lock shared, the number, the number's own lock; the event is inserted when `insert` is
+   * called, and the transaction ends with `finish` (commit) or `abandon` (rollback).
+   */
+  async function holdNumber(url: string) {
+    const raw = postgres(url, { onnotice: () => {}, max: 1 });
+    const conn = await raw.reserve();
+    await conn`BEGIN`;
+    await conn`SELECT pg_advisory_xact_lock_shared(${String(lockKey('events', ORDER))}::bigint)`;
+    const [taken] = await conn`SELECT nextval('agent_services_pos_events') AS n`;
+    const seq = Number(taken!.n);
+    await conn`SELECT pg_advisory_xact_lock_shared(${numberSpace('events')}::integer, ${seq}::integer)`;
+    const end = async (command: 'COMMIT' | 'ROLLBACK') => {
+      await conn.unsafe(command);
+      conn.release();
+      await raw.end({ timeout: 1 });
+    };
+    return {
+      seq,
+      insert: (i: number) =>
+        conn`INSERT INTO agent_services_records (collection, id, part, position, record)
+          VALUES ('events', ${String(seq)}, '', ${seq}, ${JSON.stringify({ seq, type: 'agent.updated', agent_id: 'agt_test', at: '2026-01-01T00:00:00.000Z', data: { fields: [`f${i}`] } })})`,
+      finish: () => end('COMMIT'),
+      abandon: () => end('ROLLBACK'),
+    };
+  }
+
+  it('starts a first listener below a number another process holds and has not committed yet', async () => {
     const url = await freshDatabase();
     const here = await PostgresStore.open(url, { maxConnections: 5 });
     const there = await PostgresStore.open(url, { maxConnections: 5 });
     opened.push(here, there);
     const remote = new StoreEventLog(there, new SimClock());
     await there.transaction((tx) => remote.append(tx, event(1)));
-    // Another process numbering its event at its COMMIT: the order lock, then the number, not yet committed.
-    const raw = postgres(url, { onnotice: () => {}, max: 1 });
-    try {
-      const numbered = raw.begin(async (tx) => {
-        await tx`SELECT pg_advisory_xact_lock(${String(lockKey('events', '$order'))}::bigint)`;
-        const [taken] = await tx`SELECT nextval('agent_services_pos_events') AS n`;
-        const seq = Number(taken!.n);
-        const log = new StoreEventLog(here, new SimClock());
-        const listener = listen(log);
-        // Where delivery starts is read while that number is taken and not committed.
-        await (log as unknown as { delivered: Promise<number> }).delivered;
-        await tx`INSERT INTO agent_services_records (collection, id, part, position, record)
-          VALUES ('events', ${String(seq)}, '', ${seq}, ${JSON.stringify({ seq, type: 'agent.updated', agent_id: 'agt_test', at: '2026-01-01T00:00:00.000Z', data: { fields: ['f2'] } })})`;
-        return listener;
-      });
-      const listener = await numbered;
-      // The next event waits for the order lock, so it comes after; both reach the listener, in order.
-      await there.transaction((tx) => remote.append(tx, event(3)));
-      await listener.reached(2);
-      expect(listener.seen.map(indexOf)).toEqual([2, 3]);
-    } finally {
-      await raw.end({ timeout: 1 });
-    }
+    const held = await holdNumber(url);
+    // A later number, committed while the first is still held.
+    await there.transaction((tx) => remote.append(tx, event(3)));
+    const log = new StoreEventLog(here, new SimClock());
+    const listener = listen(log);
+    // Where delivery starts is read while that number is held: just below it.
+    expect(await (log as unknown as { delivered: Promise<number> }).delivered).toBe(held.seq - 1);
+    await held.insert(2);
+    await held.finish();
+    await there.transaction((tx) => remote.append(tx, event(4)));
+    await listener.reached(3);
+    expect(listener.seen.map(indexOf)).toEqual([2, 3, 4]);
+  });
+
+  it('reads an event committed past a number still held only once that number is settled, and past a number given up', async () => {
+    const url = await freshDatabase();
+    const here = await PostgresStore.open(url, { maxConnections: 5 });
+    const there = await PostgresStore.open(url, { maxConnections: 5 });
+    opened.push(here, there);
+    const log = new StoreEventLog(here, new SimClock());
+    const listener = listen(log);
+    await (log as unknown as { delivered: Promise<number> }).delivered;
+    const remote = new StoreEventLog(there, new SimClock());
+    await there.transaction((tx) => remote.append(tx, event(1)));
+    await listener.reached(1);
+    const held = await holdNumber(url);
+    await there.transaction((tx) => remote.append(tx, event(3)));
+    // Committed, numbered after the held one: not read while the smaller number may still come.
+    expect((await log.after(0, 10)).map(indexOf)).toEqual([1]);
+    expect(await here.shared!.settledPosition('events')).toBe(held.seq - 1);
+    await held.insert(2);
+    await held.finish();
+    expect((await log.after(0, 10)).map(indexOf)).toEqual([1, 2, 3]);
+    await listener.reached(3);
+    // A number given up (rolled back) holds nothing back once its transaction ended.
+    const abandoned = await holdNumber(url);
+    await there.transaction((tx) => remote.append(tx, event(5)));
+    expect((await log.after(0, 10)).map(indexOf)).toEqual([1, 2, 3]);
+    await abandoned.abandon();
+    await listener.reached(4);
+    expect(listener.seen.map(indexOf)).toEqual([1, 2, 3, 5]);
+    expect(listener.seen).toEqual(await log.after(0, 10));
+    // Each delivered once, in seq order.
+    const seqs = listener.seen.map((delivered) => delivered.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });
 
   it('hands every event of both to the listeners of each, once and in seq order, while both append at once', async () => {
@@ -193,11 +244,9 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     for (const listener of listeners) expect(listener.seen).toEqual(stored);
-    // A unit's two events are numbered one after the other.
-    for (let i = 0; i < stored.length; i += 2) {
-      expect(indexOf(stored[i + 1]!)).toBe(indexOf(stored[i]!) + 1);
-      expect(stored[i + 1]!.seq).toBe(stored[i]!.seq + 1);
-    }
+    // A unit's two events are numbered in the order appended (another process's may come between).
+    const seqOf = new Map(stored.map((entry) => [indexOf(entry), entry.seq]));
+    for (const s of [0, 1]) for (let k = 0; k < perStore / 2; k++) expect(seqOf.get(s * 1000 + 2 * k + 1)!).toBeGreaterThan(seqOf.get(s * 1000 + 2 * k)!);
   });
 
   it('keeps delivering after a read of the store fails: the first position, then a page after another process committed', async () => {
@@ -207,11 +256,11 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     const [here, there] = stores as [PostgresStore, PostgresStore];
     // The database is away when the log reads where to start, and again when it reads the page
     // another process's commit announced; nothing else is committed afterwards.
-    const pages = vi.spyOn(here.view, 'page').mockRejectedValueOnce(new Error('connection lost'));
+    const settled = vi.spyOn(here.shared!, 'settledPosition').mockRejectedValueOnce(new Error('connection lost'));
     const log = new StoreEventLog(here, new SimClock());
     const listener = listen(log);
-    // The read that failed is where delivery starts: the newest event.
-    expect(pages.mock.calls[0]![1]).toMatchObject({ order: 'newest', limit: 1 });
+    // The read that failed is where delivery starts: the events' settled position.
+    expect(settled.mock.calls[0]).toEqual(['events']);
     await here.transaction((tx) => log.append(tx, event(1)));
     await listener.reached(1);
     vi.spyOn(here.view, 'page').mockRejectedValueOnce(new Error('connection lost'));

@@ -1,7 +1,9 @@
 /**
  * `agent_services_batch(ops jsonb)`, installed by schema version 2 (its claim ops, `st` and `su`,
  * by version 3; version 4: `f` as one primary-key probe per id, the ops a keyed send makes first
- * in the `CASE`, numbers answered and locks taken without a query of their own): runs a transaction's queued reads and writes (or a process's claims), in order,
+ * in the `CASE`, numbers answered and locks taken without a query of their own, and numbered
+ * inserts that hold their order lock shared and show their numbers as locks, see
+ * settled-positions.ts): runs a transaction's queued reads and writes (or a process's claims), in order,
  * as ONE statement, so a round trip costs one Bind/Execute/Sync
  * whatever it carries (postgres.js sends a Sync, and PostgreSQL a ReadyForQuery, per statement).
  * Each op is a JSON array whose first element names it; what an op reads comes back as rows
@@ -46,8 +48,14 @@ BEGIN
       END IF;
     WHEN 'i' THEN -- insert: collection, id, partition, sequence, record
       INSERT INTO agent_services_records (collection, id, part, position, record) VALUES (op->>1, op->>2, op->>3, nextval((op->>4)::regclass), op->>5);
-    WHEN 'nb' THEN -- an insert numbered here: collection, partition, text before the number, text after it, sequence
+    WHEN 'ls' THEN -- transaction-level shared advisory locks (a writer of numbered records), in the order given: [keys]
+      FOR j IN 0 .. jsonb_array_length(op->1) - 1 LOOP
+        PERFORM pg_advisory_xact_lock_shared((op->1->>j)::bigint);
+      END LOOP;
+    WHEN 'nb' THEN -- an insert numbered here: collection, partition, text before the number, text after it, sequence, number space
       got := nextval((op->>5)::regclass);
+      -- The number, held shared until the commit, where readers see it (pg_locks): its low 32 bits as an int4.
+      PERFORM pg_advisory_xact_lock_shared((op->>6)::integer, ((got % 4294967296) - CASE WHEN got % 4294967296 >= 2147483648 THEN 4294967296 ELSE 0 END)::integer);
       INSERT INTO agent_services_records (collection, id, part, position, record) VALUES (op->>1, got::text, op->>2, got, (op->>3) || got || (op->>4));
       i := k; id := NULL; record := NULL; version := NULL; n := got;
       RETURN NEXT;

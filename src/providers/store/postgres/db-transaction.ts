@@ -5,14 +5,12 @@ import { ABSENT, type KnownRow, knownRows } from './known-rows.js';
 import { isCheckFailure, WriteConflict } from './postgres-errors.js';
 import { countKey, type ReadCache, recordKey } from './read-cache.js';
 import { keyOf, lockKey } from './record-keys.js';
+import { numberSpace, ORDER } from './settled-positions.js';
 import type { Sequences } from './sequences.js';
 import { StatementQueue } from './statement-queue.js';
 
 /** Rows a page asks for at most when its limit means "all". */
 const NO_LIMIT = 2 ** 31 - 2;
-
-/** The record whose advisory lock orders the numbered inserts of a collection (the event log's order lock). */
-const ORDER = '$order';
 
 const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 
@@ -358,8 +356,9 @@ export class DbTransaction {
 
   /**
    * Queues an insert numbered by the database in the COMMIT's batch (see
-   * {@link StoreTransaction.insertNumbered}): the collection's order lock, then the insert, so
-   * numbers follow commit order while the lock is held only for the commit itself.
+   * {@link StoreTransaction.insertNumbered}): the collection's order lock taken shared, then the
+   * insert. Writers never wait for each other; readers read up to the settled position
+   * (settled-positions.ts).
    */
   async insertNumbered(collection: string, field: string, record: Record<string, unknown>, partition = ''): Promise<void> {
     const sequence = this.sequences.made(collection) ?? (await this.sequences.ensure(collection));
@@ -369,7 +368,7 @@ export class DbTransaction {
     const after = restText === '{}' ? '}' : `,${restText.slice(1)}`;
     this.changed.add(collection);
     this.inserted.add(countKey(collection, partition));
-    this.numbered.push({ op: ['nb', collection, partition, before, after, sequence], record, field });
+    this.numbered.push({ op: ['nb', collection, partition, before, after, sequence, numberSpace(collection)], record, field });
   }
 
   /** Opens a savepoint (queued); answers its name for {@link release} or {@link rollbackTo}. */
@@ -398,7 +397,7 @@ export class DbTransaction {
   }
 
   /**
-   * Sends what is queued, the numbered inserts behind their order lock, `extra` (statements of
+   * Sends what is queued, the numbered inserts behind their shared order lock, `extra` (statements of
    * their own, then ops: a NOTIFY) and COMMIT, in one round trip: every check is made in the
    * database, where a failed one fails the transaction, so the COMMIT behind it rolls back. Gives
    * the connection back; writes the numbers into their records.
@@ -407,7 +406,7 @@ export class DbTransaction {
     try {
       if (this.numbered.length > 0) {
         const orders = [...new Set(this.numbered.map(({ op }) => String(lockKey(op[1] as string, ORDER))))];
-        this.queue.pending.push({ op: ['l', orders.sort()] });
+        this.queue.pending.push({ op: ['ls', orders.sort()] });
         for (const { op, record, field } of this.numbered) this.queue.pending.push({ op, take: (rows) => void (record[field] = Number(rows[0]!.n)) });
       }
       for (const statement of extra.statements ?? []) this.queue.pending.push(statement);

@@ -17,6 +17,7 @@ import { PostgresRuntimeState } from './postgres-runtime-state.js';
 import { migrate, SCHEMA_VERSION, schemaVersion, SchemaTooNewError } from './postgres-schema.js';
 import { exportWorld, importWorld } from './postgres-snapshot.js';
 import { Sequences } from './sequences.js';
+import { settledPosition } from './settled-positions.js';
 
 /** The channel commits are announced on. */
 const CHANNEL = 'agent_services';
@@ -138,6 +139,7 @@ export class PostgresStore implements Store {
     claimReading: (name, collection, id) => this.claims.claimReading(name, { collection, id }),
     onRemoteCommit: (listener, follow) => this.remote.follow(listener, follow),
     savedClock: () => this.runtimeState.savedClock(),
+    settledPosition: (collection) => settledPosition(this.control, this.sequences, collection),
   };
 
   /**
