@@ -88,7 +88,7 @@ export interface StoreTransaction extends StoreView {
   beforeCommit?(work: (tx: StoreTransaction) => Promise<void>): void;
   /**
    * Present on the handle {@link beforeCommit} work receives on every store that offers
-   * beforeCommit (they number records in commit order: PostgreSQL; the event log relies on it):
+   * beforeCommit (PostgreSQL; the event log relies on it):
    * inserts `record` at the next position of `collection`, with that
    * position as its id and as `record[field]` (written first in the stored record), numbered in
    * the database with the COMMIT itself, without waiting for other writers: a reader that reads
@@ -181,8 +181,8 @@ export interface SharedStore {
    * The largest position of `collection` at or below which every record numbered by
    * {@link StoreTransaction.insertNumbered} is committed or gone for good: a reader that reads up
    * to it never later meets a smaller number. Numbers are drawn without the writers waiting for
-   * each other, so one above it may still be taken by a transaction under way; the answer waits
-   * for the transactions holding a number up to it (one commit at most).
+   * each other, so a number just above it may still be held by a transaction under way; the answer
+   * never decreases.
    */
   settledPosition(collection: string): Promise<number>;
 }
