@@ -9,8 +9,13 @@ import type { Sequences } from './sequences.js';
  */
 export const ORDER = '$order';
 
-/** How long a reader waits for a writer between its order lock and its first number (ms). */
+/**
+ * How long a reader waits before it looks again at a writer seen between its order lock and its
+ * first number (ms): a few statements of one batch, so first a millisecond, then longer (up to
+ * {@link POLL_MAX_MS}) for a writer stopped there (its batch failed, its ROLLBACK not sent yet).
+ */
 const POLL_MS = 1;
+const POLL_MAX_MS = 50;
 
 /** 2^32: numbers are shown in pg_locks by their low 32 bits. */
 const WORD = 2n ** 32n;
@@ -43,7 +48,7 @@ export async function settledPosition(sql: Sql, sequences: Sequences, collection
   const orderHigh = String(BigInt.asUintN(32, order >> 32n));
   const orderLow = String(BigInt.asUintN(32, order));
   const space = String(BigInt.asUintN(32, BigInt(numberSpace(collection))));
-  for (;;) {
+  for (let wait = POLL_MS; ; wait = Math.min(POLL_MAX_MS, wait * 2)) {
     const rows = await sql`SELECT virtualtransaction, objid::text AS low, objsubid FROM pg_locks
       WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
         AND ((classid = ${orderHigh}::oid AND objid = ${orderLow}::oid AND objsubid = 1) OR (classid = ${space}::oid AND objsubid = 2))`;
@@ -63,7 +68,7 @@ export async function settledPosition(sql: Sql, sequences: Sequences, collection
       if (known === undefined || number < known) smallest.set(writer, number);
     }
     if ([...writers].some((writer) => !smallest.has(writer))) {
-      await delay(POLL_MS);
+      await delay(wait);
       continue;
     }
     let settled = last;
