@@ -160,11 +160,17 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
     };
   }
 
-  it('starts a first listener below a number another process holds and has not committed yet', async () => {
+  /** Two stores on a fresh database, as two processes would open it. */
+  async function twoProcesses(): Promise<{ url: string; here: PostgresStore; there: PostgresStore }> {
     const url = await freshDatabase();
     const here = await PostgresStore.open(url, { maxConnections: 5 });
     const there = await PostgresStore.open(url, { maxConnections: 5 });
     opened.push(here, there);
+    return { url, here, there };
+  }
+
+  it('starts a first listener below a number another process holds and has not committed yet', async () => {
+    const { url, here, there } = await twoProcesses();
     const remote = new StoreEventLog(there, new SimClock());
     await there.transaction((tx) => remote.append(tx, event(1)));
     const held = await holdNumber(url);
@@ -182,10 +188,7 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
   });
 
   it('reads an event committed past a number still held only once that number is settled, and past a number given up', async () => {
-    const url = await freshDatabase();
-    const here = await PostgresStore.open(url, { maxConnections: 5 });
-    const there = await PostgresStore.open(url, { maxConnections: 5 });
-    opened.push(here, there);
+    const { url, here, there } = await twoProcesses();
     const log = new StoreEventLog(here, new SimClock());
     const listener = listen(log);
     await (log as unknown as { delivered: Promise<number> }).delivered;
