@@ -2,8 +2,9 @@
 // without waiting for each other and show them as locks; a reader reads up to the largest number
 // below which nothing is still held.
 import postgres from 'postgres';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../../src/core/ports/store.js';
+import { ApiError } from '../../../src/core/shared/api-error.js';
 import { PostgresStore } from '../../../src/providers/store/postgres/postgres-store.js';
 import { lockKey } from '../../../src/providers/store/postgres/record-keys.js';
 import { numberSpace, ORDER } from '../../../src/providers/store/postgres/settled-positions.js';
@@ -66,5 +67,19 @@ describe.skipIf(skip !== null)('PostgreSQL settled positions', () => {
     expect(await settled()).toBe(held - 1);
     await first.end();
     expect(await settled()).toBe(later);
+  });
+
+  it('answers 503 unavailable, as the view does, when the database cannot be reached', async () => {
+    const url = await freshDatabase();
+    const store = await PostgresStore.open(url, { maxConnections: 3 });
+    opened.push(store);
+    await store.transaction(async (tx) => {
+      tx.beforeCommit!(async (last) => last.insertNumbered!('events', 'seq', { seq: 0 }));
+    });
+    const sequences = (store as unknown as { sequences: { lastValue: () => Promise<number> } }).sequences;
+    vi.spyOn(sequences, 'lastValue').mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const refused = await store.shared!.settledPosition('events').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe('unavailable');
   });
 });

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Sql } from 'postgres';
+import { translate } from './postgres-errors.js';
 import { lockKey } from './record-keys.js';
 import type { Sequences } from './sequences.js';
 
@@ -38,7 +39,14 @@ export function numberSpace(collection: string): number {
  * number each holds: the answer is L, or the smallest held number less one. A writer seen between
  * its order lock and its first number (a few statements of one batch) is looked at again.
  */
-export async function settledPosition(sql: Sql, sequences: Sequences, collection: string): Promise<number> {
+export function settledPosition(sql: Sql, sequences: Sequences, collection: string): Promise<number> {
+  // A database away answers 503 unavailable, as every read of the view does.
+  return settle(sql, sequences, collection).catch((error: unknown) => {
+    throw translate(error);
+  });
+}
+
+async function settle(sql: Sql, sequences: Sequences, collection: string): Promise<number> {
   const sequence = await sequences.known(collection);
   if (sequence === undefined) return 0;
   const last = BigInt(await sequences.lastValue(sequence));
