@@ -3,8 +3,8 @@
  * by version 3; version 4: `f` as one primary-key probe per id, the ops a keyed send makes first
  * in the `CASE`, numbers answered and locks taken without a query of their own, and numbered
  * inserts that hold their order lock shared and show their numbers as locks, see
- * settled-positions.ts): runs a transaction's queued reads and writes (or a process's claims), in order,
- * as ONE statement, so a round trip costs one Bind/Execute/Sync
+ * settled-positions.ts): runs a transaction's queued reads and writes (or a process's claims),
+ * in order, as ONE statement, so a round trip costs one Bind/Execute/Sync
  * whatever it carries (postgres.js sends a Sync, and PostgreSQL a ReadyForQuery, per statement).
  * Each op is a JSON array whose first element names it; what an op reads comes back as rows
  * tagged with the op's index `i` (`n`: a position, a count or a row count). A check that fails

@@ -48,7 +48,8 @@ const V3 = 'DROP INDEX IF EXISTS agent_services_records_order;';
 /**
  * Versions 2 to 4 install the batch function (batch-function.ts): version 2 its first text,
  * version 3 with its claim ops (`st`, `su`), version 4 with `f` probing the primary key once per
- * id (it had read every record of the collection through the page index, and filtered). Each step
+ * id (it had read every record of the collection through the page index, and filtered) and
+ * numbered inserts that show their numbers as locks (settled-positions.ts). Each step
  * installs the function's latest text. Version 4 also compares the records' keys bytewise
  * (`COLLATE "C"`): under the database's default collation (en_US.UTF-8, C.UTF-8) every
  * comparison in the two indexes went through strcoll, and nothing here orders by key text.
