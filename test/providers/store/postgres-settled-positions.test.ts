@@ -38,14 +38,19 @@ describe.skipIf(skip !== null)('PostgreSQL settled positions', () => {
     };
   }
 
-  it('answers below the smallest number held, waits for a writer between its order lock and its number, and never goes back', async () => {
+  /** A store on a fresh database with one event numbered (which makes the events' sequence). */
+  async function storeWithAnEvent(): Promise<{ url: string; store: PostgresStore }> {
     const url = await freshDatabase();
     const store = await PostgresStore.open(url, { maxConnections: 3 });
     opened.push(store);
-    // The events' sequence, made by a first numbered insert.
     await store.transaction(async (tx) => {
       tx.beforeCommit!(async (last) => last.insertNumbered!('events', 'seq', { seq: 0 }));
     });
+    return { url, store };
+  }
+
+  it('answers below the smallest number held, waits for a writer between its order lock and its number, and never goes back', async () => {
+    const { url, store } = await storeWithAnEvent();
     const settled = () => store.shared!.settledPosition('events');
     expect(await settled()).toBe(1);
     const first = await writer(url);
@@ -70,12 +75,7 @@ describe.skipIf(skip !== null)('PostgreSQL settled positions', () => {
   });
 
   it('answers 503 unavailable, as the view does, when the database cannot be reached', async () => {
-    const url = await freshDatabase();
-    const store = await PostgresStore.open(url, { maxConnections: 3 });
-    opened.push(store);
-    await store.transaction(async (tx) => {
-      tx.beforeCommit!(async (last) => last.insertNumbered!('events', 'seq', { seq: 0 }));
-    });
+    const { store } = await storeWithAnEvent();
     const sequences = (store as unknown as { sequences: { lastValue: () => Promise<number> } }).sequences;
     vi.spyOn(sequences, 'lastValue').mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     const refused = await store.shared!.settledPosition('events').catch((error: unknown) => error);
