@@ -2,15 +2,15 @@
  * The operator's side of policies over HTTP: the admin API by agent id behind the admin token
  * (live and simulated), hidden in live mode without one, and policies kept by snapshots.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../support/close-after.js';
 import { createRuntime, type Runtime } from '../../src/index.js';
 
 const BASE = 'http://policy.test';
-const opened: Runtime[] = [];
+const keep = closeAfter<Runtime>();
 
 async function world(options: Parameters<typeof createRuntime>[0] = {}): Promise<Runtime> {
-  const runtime = await createRuntime(options);
-  opened.push(runtime);
+  const runtime = keep(await createRuntime(options));
   return runtime;
 }
 
@@ -20,10 +20,6 @@ function call(runtime: Runtime, method: string, path: string, body?: unknown, to
   if (body !== undefined) headers['content-type'] = 'application/json';
   return runtime.fetch(new Request(`${BASE}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
 }
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((runtime) => runtime.close()));
-});
 
 describe('the admin policy routes', () => {
   it('live, behind --admin-token: 401 without it, PUT/GET/DELETE by agent id with it, 404 for an unknown agent', async () => {

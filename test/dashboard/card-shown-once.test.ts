@@ -2,16 +2,16 @@
  * A new card's full details are kept encrypted and shown once, on the dashboard's card page
  * (DECISIONS.md, "Operating a live service"); the API, events and snapshots never hold them.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../support/close-after.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { isLuhnValid } from '../../src/core/wallet/card-number.js';
 
 const BASE = 'http://dashboard.test';
-const opened: Runtime[] = [];
+const keep = closeAfter<Runtime>();
 
 async function world(options: RuntimeOptions = {}) {
-  const runtime = await createRuntime({ seed: 11, ...options });
-  opened.push(runtime);
+  const runtime = keep(await createRuntime({ seed: 11, ...options }));
   const created = await runtime.createAgent({ name: 'alice', display_name: 'Alice Agent', balances: { usd: '100' } });
   const alice = runtime.agent(created.api_key);
   const card = await alice.wallet.createCard({ limit: '50.00', currency: 'usd', label: 'travel' });
@@ -19,10 +19,6 @@ async function world(options: RuntimeOptions = {}) {
 }
 
 const page = (runtime: Runtime, path: string, init: RequestInit = {}) => runtime.fetch(new Request(`${BASE}${path}`, init));
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((runtime) => runtime.close()));
-});
 
 describe('card details shown once', () => {
   it('shows the full number (test range, Luhn-valid), CVV and billing address on the first visit, then only last4', async () => {
@@ -81,8 +77,7 @@ describe('card details shown once', () => {
     const key = Buffer.alloc(32, 5).toString('base64');
     const { runtime, card } = await world({ mode: 'live', adminToken: 't', cardVaultKey: key });
     const snapshot = await runtime.sim.snapshot();
-    const restarted = await createRuntime({ mode: 'live', adminToken: 't', cardVaultKey: key });
-    opened.push(restarted);
+    const restarted = keep(await createRuntime({ mode: 'live', adminToken: 't', cardVaultKey: key }));
     await restarted.sim.restore(snapshot);
     const shown = await restarted.revealCardOnce(card.card_id);
     expect(shown?.number).toMatch(/^424242/);

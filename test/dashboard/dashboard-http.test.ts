@@ -3,27 +3,23 @@
  * that agent-provided text is shown as text, that every page answers, and the clock, snapshot and
  * event-stream endpoints.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../support/close-after.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import { dashboardLine } from '../../src/cli/serve-command.js';
 import { LOGGED_EVENT_TYPES } from '../../src/core/events/events.schema.js';
 
 const BASE = 'http://dashboard.test';
-const opened: Runtime[] = [];
+const keep = closeAfter<Runtime>();
 
 async function world(options: RuntimeOptions = {}): Promise<Runtime> {
-  const runtime = await createRuntime({ seed: 7, ...options });
-  opened.push(runtime);
+  const runtime = keep(await createRuntime({ seed: 7, ...options }));
   return runtime;
 }
 
 function get(runtime: Runtime, path: string, headers: Record<string, string> = {}): Promise<Response> {
   return runtime.fetch(new Request(`${BASE}${path}`, { headers, redirect: 'manual' }));
 }
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((runtime) => runtime.close()));
-});
 
 describe('dashboard access', () => {
   it('is open in simulation without an admin token', async () => {

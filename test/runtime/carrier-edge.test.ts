@@ -3,7 +3,8 @@
  * is: here one written for the test (not Twilio), whose edge reports an inbound SMS and a status.
  * The simulated carrier offers none, so its runtime answers nothing under such a prefix.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../support/close-after.js';
 import type { CarrierEdge, Telephony, TelephonyReports } from '../../src/core/ports/telephony.js';
 import { createRuntime, type Runtime } from '../../src/index.js';
 
@@ -38,15 +39,11 @@ function acmeCarrier(): Telephony & { sent: string[] } {
 }
 
 describe("a carrier's callback edge", () => {
-  const opened: Runtime[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((runtime) => runtime.close()));
-  });
+  const keep = closeAfter<Runtime>();
 
   it('is mounted from the port, for a carrier the runtime has never heard of', async () => {
     const carrier = acmeCarrier();
-    const runtime = await createRuntime({ providers: { telephony: carrier } });
-    opened.push(runtime);
+    const runtime = keep(await createRuntime({ providers: { telephony: carrier } }));
     const alice = await runtime.createAgent({ name: 'alice' });
     const client = runtime.agent(alice.api_key);
     const number = (await client.phone.getNumber()).phone_number;
@@ -63,8 +60,7 @@ describe("a carrier's callback edge", () => {
   });
 
   it('is absent with the simulated carrier', async () => {
-    const runtime = await createRuntime();
-    opened.push(runtime);
+    const runtime = keep(await createRuntime());
     expect(runtime.edges().some((edge) => edge.kind === 'http' && edge.prefix.startsWith('/_twilio'))).toBe(false);
     expect((await runtime.fetch(new Request('http://in-process.test/_acme/inbound', { method: 'POST', body: '{}' }))).status).toBe(404);
   });

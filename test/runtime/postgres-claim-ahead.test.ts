@@ -2,25 +2,21 @@
 // Idempotency-Key claim asked for together with the API key's read once the key is known: the
 // answers are those of the claim made after the read. A key revoked meanwhile is refused and its
 // claim given back at once, a refused body likewise, and replays hold across both runtimes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../support/close-after.js';
 import { createRuntime, type Runtime } from '../../src/index.js';
 import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
 
 const skip = postgresSkipReason();
 if (skip) console.log(`skipping the PostgreSQL claim-ahead tests: ${skip}`);
 
-const opened: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((runtime) => runtime.close()));
-});
+const keep = closeAfter<Runtime>();
 
 describe.skipIf(skip !== null)('claims asked for with the key read on PostgreSQL', () => {
   it('refuses a revoked key and frees its claim, frees the claim of a refused body, and replays across runtimes', async () => {
     const database = await freshDatabase();
-    const a = await createRuntime({ seed: 1, database });
-    opened.push(a);
-    const b = await createRuntime({ seed: 1, database });
-    opened.push(b);
+    const a = keep(await createRuntime({ seed: 1, database }));
+    const b = keep(await createRuntime({ seed: 1, database }));
     const alice = await a.createAgent({ name: 'alice', balances: { usd: '10' } });
     await a.createAgent({ name: 'bob' });
     const send = (runtime: Runtime, bearer: string, key: string, amount = '1') => runtime.dispatch({ routeId: 'wallet.send', bearer, idempotencyKey: key, body: { to: 'bob', amount, asset: 'usd' } });

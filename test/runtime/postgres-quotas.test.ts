@@ -1,7 +1,8 @@
 // Quotas of a world two runtimes (two stores, two connection pools: what two processes have) serve
 // on one PostgreSQL database: what one agent may keep or hold is counted in the database, so a
 // burst split over both never passes it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../support/close-after.js';
 import { createRuntime, type Runtime } from '../../src/index.js';
 import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
@@ -9,17 +10,12 @@ import { freshDatabase, postgresSkipReason } from '../support/postgres.js';
 const skip = postgresSkipReason();
 if (skip) console.log(`skipping the PostgreSQL quota tests: ${skip}`);
 
-const opened: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((runtime) => runtime.close()));
-});
+const keep = closeAfter<Runtime>();
 
 async function twoRuntimes(options: RuntimeOptions): Promise<[Runtime, Runtime]> {
   const database = await freshDatabase();
-  const a = await createRuntime({ ...options, database });
-  opened.push(a);
-  const b = await createRuntime({ ...options, database });
-  opened.push(b);
+  const a = keep(await createRuntime({ ...options, database }));
+  const b = keep(await createRuntime({ ...options, database }));
   return [a, b];
 }
 

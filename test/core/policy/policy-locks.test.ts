@@ -5,7 +5,8 @@
  * the setting of a policy included), and writes it only under a policy; messages and runs lock the
  * record before they read it; a refused action writes nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../../support/close-after.js';
 import { createRuntime, MemoryStore, type Runtime } from '../../../src/index.js';
 import type { Store, StoreTransaction } from '../../../src/core/ports/store.js';
 
@@ -38,16 +39,12 @@ function recordingStore(): { store: Store; transactions: string[][] } {
   return { store, transactions };
 }
 
-const opened: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((runtime) => runtime.close()));
-});
+const keep = closeAfter<Runtime>();
 
 describe('policy locks', () => {
   it('a send reads the policy record after the wallet locks and counts under a policy only; a refusal leaves both untouched', async () => {
     const { store, transactions } = recordingStore();
-    const runtime = await createRuntime({ store });
-    opened.push(runtime);
+    const runtime = keep(await createRuntime({ store }));
     const sim = runtime.simClient();
     const alice = await sim.createAgent({ name: 'alice', balances: { usd: '100' } });
     await sim.createAgent({ name: 'bob' });
@@ -83,8 +80,7 @@ describe('policy locks', () => {
 
   it('mail, SMS and runs lock the policy record before reading it', async () => {
     const { store, transactions } = recordingStore();
-    const runtime = await createRuntime({ store });
-    opened.push(runtime);
+    const runtime = keep(await createRuntime({ store }));
     const alice = await runtime.simClient().createAgent({ name: 'alice' });
     const client = runtime.agent(alice.api_key);
     for (const act of [

@@ -2,7 +2,8 @@
 // counts and pages answered from the process's cache are checked in the transaction, numbered
 // inserts follow commit order, a unit's last step fails the unit whole, and commits are announced
 // to the processes that follow what they changed.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../../support/close-after.js';
 import type { StoreTransaction } from '../../../src/core/ports/store.js';
 import { PostgresStore } from '../../../src/providers/store/postgres/postgres-store.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
@@ -15,17 +16,13 @@ interface Slot {
 }
 
 describe.skipIf(skip !== null)('PostgresStore saves round trips without changing an answer', () => {
-  const opened: PostgresStore[] = [];
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-  });
+  const keep = closeAfter<PostgresStore>();
 
   /** Two processes' stores on one fresh database. */
   async function twoProcesses(): Promise<[PostgresStore, PostgresStore]> {
     const url = await freshDatabase();
-    const a = await PostgresStore.open(url, { maxConnections: 4 });
-    const b = await PostgresStore.open(url, { maxConnections: 4 });
-    opened.push(a, b);
+    const a = keep(await PostgresStore.open(url, { maxConnections: 4 }));
+    const b = keep(await PostgresStore.open(url, { maxConnections: 4 }));
     return [a, b];
   }
 

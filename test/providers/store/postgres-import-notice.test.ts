@@ -1,7 +1,8 @@
 // An import replaces the whole world, so the other processes hear of every collection, those the
 // snapshot lacks included: a memory index or a faults gate of a collection the snapshot leaves
 // out must still forget what it held.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../../support/close-after.js';
 import { PostgresStore } from '../../../src/providers/store/postgres/postgres-store.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 
@@ -9,16 +10,12 @@ const skip = postgresSkipReason();
 if (skip) console.log(`postgres-import-notice: skipped, ${skip}`);
 
 describe.skipIf(skip !== null)('an import on a PostgreSQL world', () => {
-  const opened: PostgresStore[] = [];
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-  });
+  const keep = closeAfter<PostgresStore>();
 
   it('tells the other processes that every collection changed, those the snapshot lacks included', async () => {
     const url = await freshDatabase();
-    const here = await PostgresStore.open(url, { maxConnections: 3 });
-    const there = await PostgresStore.open(url, { maxConnections: 3 });
-    opened.push(here, there);
+    const here = keep(await PostgresStore.open(url, { maxConnections: 3 }));
+    const there = keep(await PostgresStore.open(url, { maxConnections: 3 }));
     const heard: string[] = [];
     there.shared!.onRemoteCommit(() => heard.push('memories'), { collections: ['memories'] });
     there.shared!.onRemoteCommit(() => heard.push('sim_faults'), { collections: ['sim_faults'], latencyMs: 200 });

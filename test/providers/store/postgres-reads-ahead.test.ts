@@ -3,7 +3,8 @@
 // outside units share the claims' grouped statements. Neither
 // may change an answer: a record read ahead that another transaction changes before the unit
 // writes it is a conflict, and the unit runs again on what is committed.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfter } from '../../support/close-after.js';
 import { PostgresStore } from '../../../src/providers/store/postgres/postgres-store.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 
@@ -15,16 +16,12 @@ interface Counter {
 }
 
 describe.skipIf(skip !== null)('PostgresStore reads ahead without changing an answer', () => {
-  const opened: PostgresStore[] = [];
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-  });
+  const keep = closeAfter<PostgresStore>();
 
   /** A store on a fresh database that logs the statements of its main pool. */
   async function logged(url?: string): Promise<{ store: PostgresStore; statements: string[] }> {
     const statements: string[] = [];
-    const store = await PostgresStore.open(url ?? (await freshDatabase()), { maxConnections: 4, onStatement: (text) => statements.push(text) });
-    opened.push(store);
+    const store = keep(await PostgresStore.open(url ?? (await freshDatabase()), { maxConnections: 4, onStatement: (text) => statements.push(text) }));
     return { store, statements };
   }
 

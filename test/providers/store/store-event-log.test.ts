@@ -2,6 +2,7 @@
 // hooks; on PostgreSQL also two processes (two stores on one database) appending at once.
 import postgres from 'postgres';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { closeAfter } from '../../support/close-after.js';
 import type { AppendedEvent, NewEvent, ServiceEvent } from '../../../src/core/ports/event-log.js';
 import type { Store } from '../../../src/core/ports/store.js';
 import { StoreEventLog } from '../../../src/providers/events/store-event-log.js';
@@ -127,10 +128,7 @@ describe.each(STORE_KINDS)('StoreEventLog over $name', (kind) => {
 });
 
 describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQL stores on one database (two processes)', () => {
-  const opened: Store[] = [];
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close?.();
-  });
+  const keep = closeAfter<Store>();
 
   /**
    * Another process numbering an event at its COMMIT, as the batch function's `nb` op does: the
@@ -163,9 +161,8 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
   /** Two stores on a fresh database, as two processes would open it. */
   async function twoProcesses(): Promise<{ url: string; here: PostgresStore; there: PostgresStore }> {
     const url = await freshDatabase();
-    const here = await PostgresStore.open(url, { maxConnections: 5 });
-    const there = await PostgresStore.open(url, { maxConnections: 5 });
-    opened.push(here, there);
+    const here = keep(await PostgresStore.open(url, { maxConnections: 5 }));
+    const there = keep(await PostgresStore.open(url, { maxConnections: 5 }));
     return { url, here, there };
   }
 
@@ -219,8 +216,7 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
 
   it('hands every event of both to the listeners of each, once and in seq order, while both append at once', async () => {
     const url = await freshDatabase();
-    const stores = [await PostgresStore.open(url, { maxConnections: 5 }), await PostgresStore.open(url, { maxConnections: 5 })];
-    opened.push(...stores);
+    const stores = [keep(await PostgresStore.open(url, { maxConnections: 5 })), keep(await PostgresStore.open(url, { maxConnections: 5 }))];
     const logs = stores.map((store) => new StoreEventLog(store, new SimClock()));
     const listeners = logs.map(listen);
     // A first listener hears what is committed once where it starts is read: wait for that read.
@@ -254,8 +250,7 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
 
   it('keeps delivering after a read of the store fails: the first position, then a page after another process committed', async () => {
     const url = await freshDatabase();
-    const stores = [await PostgresStore.open(url, { maxConnections: 5 }), await PostgresStore.open(url, { maxConnections: 5 })];
-    opened.push(...stores);
+    const stores = [keep(await PostgresStore.open(url, { maxConnections: 5 })), keep(await PostgresStore.open(url, { maxConnections: 5 }))];
     const [here, there] = stores as [PostgresStore, PostgresStore];
     // The database is away when the log reads where to start, and again when it reads the page
     // another process's commit announced; nothing else is committed afterwards.
@@ -276,8 +271,7 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
 
   it('hands each event once to the other listeners while one listener throws', async () => {
     const url = await freshDatabase();
-    const stores = [await PostgresStore.open(url, { maxConnections: 5 }), await PostgresStore.open(url, { maxConnections: 5 })];
-    opened.push(...stores);
+    const stores = [keep(await PostgresStore.open(url, { maxConnections: 5 })), keep(await PostgresStore.open(url, { maxConnections: 5 }))];
     const [here, there] = stores as [PostgresStore, PostgresStore];
     const reported = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const log = new StoreEventLog(here, new SimClock());
@@ -299,9 +293,8 @@ describe.skipIf(postgresSkipReason() !== null)('StoreEventLog over two PostgreSQ
   it("reads no other process's events while only listeners of its own commits follow, and starts where the log ends for the first listener of every event", async () => {
     const url = await freshDatabase();
     const statements: string[] = [];
-    const here = await PostgresStore.open(url, { maxConnections: 5, onStatement: (text) => statements.push(text) });
-    const there = await PostgresStore.open(url, { maxConnections: 5 });
-    opened.push(here, there);
+    const here = keep(await PostgresStore.open(url, { maxConnections: 5, onStatement: (text) => statements.push(text) }));
+    const there = keep(await PostgresStore.open(url, { maxConnections: 5 }));
     const log = new StoreEventLog(here, new SimClock());
     const mine: number[] = [];
     log.subscribe((delivered) => mine.push(indexOf(delivered)), { committedHere: true });

@@ -1,6 +1,7 @@
 // The faults gate of two processes on one PostgreSQL world: the process that arms a fault sees it
 // at once; the other once word of the commit arrives (a NOTIFY), never by reading per request.
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeAfter } from '../../support/close-after.js';
 import { FaultService } from '../../../src/core/faults/fault.service.js';
 import type { Store } from '../../../src/core/ports/store.js';
 import { StoreEventLog } from '../../../src/providers/events/store-event-log.js';
@@ -51,16 +52,12 @@ async function until(gate: FaultsGate, armed: boolean): Promise<void> {
 }
 
 describe.skipIf(skip !== null)('the faults gate on a PostgreSQL world of two processes', () => {
-  const opened: PostgresStore[] = [];
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-  });
+  const keep = closeAfter<PostgresStore>();
 
   async function twoProcesses(): Promise<[Process, Process]> {
     const url = await freshDatabase();
-    const a = await PostgresStore.open(url, { maxConnections: 4 });
-    const b = await PostgresStore.open(url, { maxConnections: 4 });
-    opened.push(a, b);
+    const a = keep(await PostgresStore.open(url, { maxConnections: 4 }));
+    const b = keep(await PostgresStore.open(url, { maxConnections: 4 }));
     return [processOn(a), processOn(b)];
   }
 
