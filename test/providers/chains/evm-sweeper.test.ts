@@ -1,6 +1,6 @@
 // EVM sweeps stepped by two pollers of one world at once (two processes on one database): each step
 // is taken by one of them, so the hot wallet sends an address its gas money once, and the agent's
-// usdc moves once.
+// usdc moves once. A faucet deposit mined right after a sweep emptied its receiver still arrives.
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvmNetwork } from '../../../src/providers/chains/evm/evm-network.js';
@@ -56,5 +56,21 @@ describe('EVM sweeps (local base)', () => {
     }
     expect(await store.view.all('chain_sweeps')).toEqual([]);
     expect((await network.holdings([agent])).usdc).toBe(0n);
+  });
+
+  it('a faucet deposit arrives when a sweep ahead of it in its block empties the receiver (its gas is not an estimate made before)', async () => {
+    const agent = keys.evmAccount(4);
+    await network.faucetDeposit('usdc', 5_000_000n, agent.address);
+    await network.faucetDeposit('eth', 10n ** 16n, agent.address);
+    await nextBlock();
+    // Sent while the receiver holds usdc, then outbid by the agent's sweep of all of it.
+    const deposit = await network.faucetDeposit('usdc', 3_000_000n, agent.address);
+    const sweep = await network.sign(await network.nonceOf(agent.address), 'usdc', network.hotAddress, 5_000_000n, agent);
+    await network.broadcast(sweep.raw);
+    await nextBlock();
+    const [swept, arrived] = [await network.receipt(sweep.hash), await network.receipt(deposit)];
+    expect(swept).toMatchObject({ success: true });
+    expect(arrived).toMatchObject({ success: true, block: swept!.block });
+    expect((await network.holdings([agent.address])).usdc).toBe(3_000_000n);
   });
 });

@@ -1,4 +1,4 @@
-import { createPublicClient, custom, encodeFunctionData, http, keccak256, parseAbiItem, type EIP1193Provider, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, custom, encodeFunctionData, http, keccak256, parseAbiItem, toHex, type EIP1193Provider, type Hex, type PublicClient } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import type { ChainAsset, ObservedDeposit } from '../../../core/ports/chain-networks.js';
 import { USDC_ABI } from './usdc-artifact.js';
@@ -226,11 +226,15 @@ export class EvmNetwork {
     await this.ready;
     if (!this.local) throw new Error(`${this.name} is not a local chain`);
     const faucet = this.local.faucet;
-    const request = asset === 'eth' ? { from: faucet, to, value: `0x${amount.toString(16)}` } : { from: faucet, to: this.usdc, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) };
+    // The gas limit is given, not estimated: an estimate holds for the state it was made on, and a
+    // sweep mined first in the same block can empty the receiver's usdc, which makes the transfer
+    // write a zero slot (20,000 gas more) and run out of gas. Unused gas is not paid.
+    const gas = toHex(asset === 'eth' ? ETH_GAS : TOKEN_GAS);
+    const request = asset === 'eth' ? { from: faucet, to, gas, value: toHex(amount) } : { from: faucet, to: this.usdc, gas, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) };
     return (await this.local.provider.request({ method: 'eth_sendTransaction', params: [request as never] })) as Hex;
   }
 
-  /** The EIP-1193 provider of a local chain (tests use it for evm_snapshot / evm_revert). */
+  /** The EIP-1193 provider of a local chain (the chains bench sends its floor through it). */
   get localProvider(): EIP1193Provider | undefined {
     return this.local?.provider;
   }
