@@ -8,16 +8,16 @@ import { ApiError } from '../../../src/core/shared/api-error.js';
 import { PostgresStore } from '../../../src/providers/store/postgres/postgres-store.js';
 import { lockKey } from '../../../src/providers/store/postgres/record-keys.js';
 import { numberSpace, ORDER } from '../../../src/providers/store/postgres/settled-positions.js';
+import { closeAfter } from '../../support/close-after.js';
 import { freshDatabase, postgresSkipReason } from '../../support/postgres.js';
 
 const skip = postgresSkipReason();
 if (skip) console.log(`postgres-settled-positions: skipped, ${skip}`);
 
 describe.skipIf(skip !== null)('PostgreSQL settled positions', () => {
-  const opened: Store[] = [];
+  const keep = closeAfter<Store>();
   const raws: postgres.Sql[] = [];
   afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close?.();
     await Promise.all(raws.splice(0).map((raw) => raw.end({ timeout: 1 })));
   });
 
@@ -41,8 +41,7 @@ describe.skipIf(skip !== null)('PostgreSQL settled positions', () => {
   /** A store on a fresh database with one event numbered (which makes the events' sequence). */
   async function storeWithAnEvent(): Promise<{ url: string; store: PostgresStore }> {
     const url = await freshDatabase();
-    const store = await PostgresStore.open(url, { maxConnections: 3 });
-    opened.push(store);
+    const store = keep(await PostgresStore.open(url, { maxConnections: 3 }));
     await store.transaction(async (tx) => {
       tx.beforeCommit!(async (last) => last.insertNumbered!('events', 'seq', { seq: 0 }));
     });

@@ -5,9 +5,8 @@ import { USDC_ABI } from './usdc-artifact.js';
 import { startLocalEvmNode, type LocalEvmNode } from './local-evm-node.js';
 
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
-/** Gas of a plain ETH transfer, and a ceiling for an ERC-20 `transfer` (unused gas is not paid). */
-const ETH_GAS = 21_000n;
-const TOKEN_GAS = 100_000n;
+/** The gas limit of a transfer: a plain ETH transfer's gas, and a ceiling for usdc's ERC-20 `transfer` (unused gas is not paid). */
+const GAS_LIMIT = { eth: 21_000n, usdc: 100_000n } as const;
 /** Priority fee offered above the base fee (1 gwei). */
 const TIP = 1_000_000_000n;
 
@@ -157,14 +156,14 @@ export class EvmNetwork {
     const common = { chainId: this.chainId, nonce, maxFeePerGas: this.maxFee(), maxPriorityFeePerGas: TIP, type: 'eip1559' as const };
     const raw =
       asset === 'eth'
-        ? await signer.signTransaction({ ...common, to, value: amount, gas: ETH_GAS })
-        : await signer.signTransaction({ ...common, to: this.usdc, value: 0n, gas: TOKEN_GAS, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) });
+        ? await signer.signTransaction({ ...common, to, value: amount, gas: GAS_LIMIT.eth })
+        : await signer.signTransaction({ ...common, to: this.usdc, value: 0n, gas: GAS_LIMIT.usdc, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) });
     return { raw, hash: keccak256(raw) };
   }
 
   /** The most a transfer of `asset` can cost in gas at the fees signatures offer now (wei). */
   gasCost(asset: 'eth' | 'usdc'): bigint {
-    return (asset === 'eth' ? ETH_GAS : TOKEN_GAS) * this.maxFee();
+    return GAS_LIMIT[asset] * this.maxFee();
   }
 
   /** An address's next nonce, counting its transactions in the node's pool. */
@@ -229,7 +228,7 @@ export class EvmNetwork {
     // The gas limit is given, not estimated: an estimate holds for the state it was made on, and a
     // sweep mined first in the same block can empty the receiver's usdc, which makes the transfer
     // write a zero slot (20,000 gas more) and run out of gas. Unused gas is not paid.
-    const gas = toHex(asset === 'eth' ? ETH_GAS : TOKEN_GAS);
+    const gas = toHex(GAS_LIMIT[asset]);
     const request = asset === 'eth' ? { from: faucet, to, gas, value: toHex(amount) } : { from: faucet, to: this.usdc, gas, data: encodeFunctionData({ abi: USDC_ABI, functionName: 'transfer', args: [to, amount] }) };
     return (await this.local.provider.request({ method: 'eth_sendTransaction', params: [request as never] })) as Hex;
   }
